@@ -1,0 +1,80 @@
+# morelli -- build, test, bench.
+#
+#   make            release engine: build/morelli (and build/match)
+#   make test       cmocka suite (installs libcmocka-dev when missing)
+#   make sanitize   the same suite under AddressSanitizer + UBSan
+#   make bench      speed table (perft, search, playouts)
+#   make run        a short engine-vs-engine game on the terminal
+#   make clean
+
+CC       ?= cc
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASE     := -std=c11 -D_GNU_SOURCE -pthread -Iengine -Iprotocol -MMD -MP
+RELEASE  := -O3 -march=native -flto
+TESTOPT  := -O2 -g -Werror
+SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDLIBS   := -lm -pthread
+
+LIB_SRC  := $(sort $(shell find engine protocol -name '*.c' ! -path protocol/main.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_SUP := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
+BENCH_SRC:= $(sort $(wildcard bench/*.c))
+
+# --- release ---------------------------------------------------------------
+REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
+
+all: build/morelli build/match
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@
+
+build/morelli: build/obj/protocol/main.o $(REL_OBJ)
+	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/match: $(BENCH_SRC:%.c=build/obj/%.o) $(REL_OBJ)
+	@if [ -n "$(BENCH_SRC)" ]; then $(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS); else touch $@; fi
+
+# --- tests (one flavour per object directory) -------------------------------
+# $(1): flavour name, $(2): compile flags
+define FLAVOUR
+$(1)_LIB  := $$(LIB_SRC:%.c=build/$(1)/%.o)
+$(1)_SUP  := $$(TEST_SUP:%.c=build/$(1)/%.o)
+$(1)_BINS := $$(TEST_SRC:tests/%.c=build/$(1)/bin/%)
+build/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BASE) $$(WARN) $(2) $$(CFLAGS) -c $$< -o $$@
+build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $(2) $$^ -o $$@ -lcmocka $$(LDLIBS) $$(LDFLAGS)
+build/$(1)/morelli: build/$(1)/protocol/main.o $$($(1)_LIB)
+	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+endef
+$(eval $(call FLAVOUR,test,$(TESTOPT)))
+$(eval $(call FLAVOUR,san,$(SANOPT)))
+
+cmocka:
+	@sh tests/ensure-cmocka.sh
+
+# Tests find the engine binary of their flavour in MORELLI_BIN.
+test: cmocka
+	@$(MAKE) --no-print-directory build/test/morelli $(test_BINS)
+	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(test_BINS)
+
+sanitize: cmocka
+	@$(MAKE) --no-print-directory build/san/morelli $(san_BINS)
+	@MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		MORELLI_SANITIZE=1 sh tests/run.sh $(san_BINS)
+
+bench: all
+	@sh bench/bench.sh
+
+run: all
+	@build/morelli demo
+
+clean:
+	rm -rf build
+
+.SECONDARY:
+.PHONY: all test sanitize bench run clean cmocka
+-include $(shell find build -name '*.d' 2>/dev/null)

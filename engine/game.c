@@ -1,0 +1,61 @@
+#include "game.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void game_options_default(GameOptions *o)
+{
+    o->ruleset = RULESET_STANDARD;
+    o->setup = SETUP_ADJACENT;
+    o->setup_seed = 0;
+    o->board_size = 13;
+    o->pieces = 9;
+    o->diagonals = 0;
+    o->flying = 1;
+    o->move_rule = 100;
+}
+
+/* Lower case, without '-': the form move texts are compared in. */
+static void move_text_normalise(const char *s, char *out, size_t len)
+{
+    size_t j = 0;
+    for (; *s && j + 1 < len; s++)
+        if (*s != '-')
+            out[j++] = (char)tolower((unsigned char)*s);
+    out[j] = '\0';
+}
+
+Move game_parse_move(const Game *g, const void *pos, const char *s)
+{
+    if (!s || strlen(s) >= MOVE_STR_MAX)
+        return MOVE_NONE;
+    if (g->move_from_str)
+        return g->move_from_str(pos, s);
+    char want[MOVE_STR_MAX], have[MOVE_STR_MAX], text[MOVE_STR_MAX];
+    move_text_normalise(s, want, sizeof want);
+    if (!want[0])
+        return MOVE_NONE;
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    if (!moves)
+        return MOVE_NONE;
+    Move found = MOVE_NONE;
+    int n = g->gen_moves(pos, moves);
+    for (int i = 0; i < n && found == MOVE_NONE; i++) {
+        g->move_to_str(pos, moves[i], text, sizeof text);
+        move_text_normalise(text, have, sizeof have);
+        if (strcmp(want, have) == 0)
+            found = moves[i];
+    }
+    free(moves);
+    return found;
+}
+
+void game_move_str(const Game *g, const void *pos, Move m, char *buf, size_t len)
+{
+    if (m == MOVE_NONE || !pos) {
+        snprintf(buf, len, "0000");
+        return;
+    }
+    g->move_to_str(pos, m, buf, len);
+}

@@ -1,0 +1,195 @@
+/*
+ * game.h -- the one interface every game implements.
+ *
+ * Searchers, the protocol front end, perft and bench know games only through
+ * `struct game`.  Each game lives in its own folder under engine/, keeps
+ * everything `static` and exports exactly one `const Game game_<name>`.
+ * engine/games.c is the one list of games.
+ *
+ * Positions are opaque byte blobs of `pos_size` bytes, owned by the caller
+ * (so a search can keep a stack of them, or copy them).  A position is
+ * self-contained: it may be copied with memcpy and holds everything the
+ * rules need (side to move, pieces in hand, counters, the options that shape
+ * the game such as board size or ruleset) and its Zobrist key.
+ *
+ * Moves are 32-bit values whose layout is private to each game.  The value
+ * MOVE_NONE (0) is never a legal move; it prints as "0000".
+ *
+ * Results are absolute: p1 is the side that moves first (Black in Morelli,
+ * White in the Morris games and in Fano).  Scores are relative to the side
+ * to move, in centipawn-like units.
+ */
+#ifndef MORELLI_GAME_H
+#define MORELLI_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef uint32_t Move;
+typedef uint64_t Key;
+
+#define MOVE_NONE ((Move)0)
+/* Upper bound on a move's text, including the terminating NUL. */
+#define MOVE_STR_MAX 64
+/* Upper bound on a FEN's text, including the terminating NUL. */
+#define FEN_MAX 512
+/* Upper bound on pos_size and undo_size of any game, so callers can use
+ * fixed buffers. Games check theirs with _Static_assert. */
+#define POS_MAX_BYTES 512
+#define UNDO_MAX_BYTES 512
+
+enum {
+    RESULT_NONE = 0,   /* game goes on */
+    RESULT_P1_WIN = 1, /* first player (the one to move at the start) wins */
+    RESULT_P2_WIN = 2,
+    RESULT_DRAW = 3,
+};
+
+enum { SIDE_P1 = 0, SIDE_P2 = 1 };
+
+enum { RULESET_STANDARD = 0, RULESET_CLASSIC = 1 };
+enum {
+    SETUP_ADJACENT = 0,
+    SETUP_FACING = 1,
+    SETUP_RANDOM = 2,
+    SETUP_FREE = 3,
+    SETUP_PAIRS = 4,
+};
+
+/*
+ * Every game option of every game, as the protocol's setoption fills them.
+ * A game reads the fields that concern it and ignores the others.
+ */
+typedef struct GameOptions {
+    int ruleset;         /* RULESET_*: Morelli */
+    int setup;           /* SETUP_*: Morelli */
+    uint64_t setup_seed; /* Morelli random setup */
+    int board_size;      /* 9, 11, 13: Morelli */
+    int pieces;          /* 9 or 12: Morris */
+    int diagonals;       /* bool: Morris */
+    int flying;          /* bool: Morris */
+    int move_rule;       /* plies without removal that draw, 0 = off: Morris */
+} GameOptions;
+
+/* The defaults: Morelli 13x13 standard adjacent; Morris 9 pieces, flying,
+ * no diagonals, MoveRule 100. */
+void game_options_default(GameOptions *o);
+
+typedef struct game Game;
+
+struct game {
+    /* Name as UCI_Variant spells it: "morelli", "morris", "fano". */
+    const char *name;
+    /* Bytes of a position and of an undo record (both <= *_MAX_BYTES). */
+    size_t pos_size;
+    size_t undo_size;
+    /* A true upper bound on the number of legal moves of any position of
+     * this game under any options: the size of a caller's move array. */
+    int max_moves;
+    /* Draw by repetition: a position (key) seen this many times in the game
+     * history is a draw; 0 = the game has no repetition rule (Morelli can
+     * never repeat). Fano: 2 (first repetition); Morris: 3. */
+    int repetition_count;
+
+    /* Start position for the options. Returns 0, or -1 and a message in err. */
+    int (*init)(void *pos, const GameOptions *opt, char *err, size_t errlen);
+    /* Position from a FEN; the options give what the FEN does not say
+     * (board size is implied by the FEN, ruleset comes from opt).
+     * On error returns -1 with a message in err and leaves pos untouched. */
+    int (*from_fen)(void *pos, const char *fen, const GameOptions *opt, char *err,
+                    size_t errlen);
+    void (*to_fen)(const void *pos, char *buf, size_t len);
+
+    /* Legal moves into moves[] (room for max_moves); returns the count.
+     * A finished game (result != RESULT_NONE) may still return moves: callers
+     * ask result() first. */
+    int (*gen_moves)(const void *pos, Move *moves);
+    /* Play a legal move; undo receives what unmake needs. */
+    void (*make)(void *pos, Move m, void *undo);
+    void (*unmake)(void *pos, Move m, const void *undo);
+
+    /* SIDE_P1 or SIDE_P2. */
+    int (*side_to_move)(const void *pos);
+    /* The result the rules give this position by themselves (no legal move,
+     * a line formed, too few pieces, board full). Repetition and MoveRule
+     * draws need the history: see history.h. */
+    int (*result)(const void *pos);
+    /* Zobrist key kept incrementally, and the same computed from scratch
+     * (tests compare them). */
+    Key (*key)(const void *pos);
+    Key (*key_from_scratch)(const void *pos);
+
+    /* Static evaluation from the side to move's view. */
+    int (*evaluate)(const void *pos);
+    /* Non-zero for a capture, enthronement, mill: what ordering tries first. */
+    int (*move_is_noisy)(const void *pos, Move m);
+
+    /* Text of a legal move of pos (lower case); returns its length. */
+    int (*move_to_str)(const void *pos, Move m, char *buf, size_t len);
+    /* The legal move of pos written s (case-insensitive, '-' optional), or
+     * MOVE_NONE. May be NULL: game_parse_move() then compares texts. */
+    Move (*move_from_str)(const void *pos, const char *s);
+
+    /* A picture of the position; ansi != 0 allows colour escape codes. */
+    void (*print)(const void *pos, FILE *out, int ansi);
+
+    /* Optional (NULL = use the generic one): leaf count at depth, with bulk
+     * counting of the last ply when bulk != 0. */
+    uint64_t (*perft)(void *pos, int depth, int bulk);
+
+    /* Optional (NULL when the game has none): moves for a playout, chosen
+     * by a light policy from the n legal moves; rng is the caller's state. */
+    Move (*playout_move)(const void *pos, const Move *moves, int n, uint64_t *rng);
+
+    /* Optional (NULL when the game is not solved): the exact value of pos
+     * for the side to move and a best move.  Returns 1 and fills *value
+     * (+N: win in N plies, -N: loss in N plies, 0 draw; VALUE_* below) and
+     * *best (MOVE_NONE if the game is over), or 0 if unknown. */
+    int (*solve)(const void *pos, int *value, Move *best);
+
+    /* Plies since the last irreversible change (Morris removal counter),
+     * or -1 if the game never repeats.  Bounds the repetition scan and
+     * drives the MoveRule draw. May be NULL (= -1). */
+    int (*reversible_plies)(const void *pos);
+    /* Non-zero when the MoveRule option applies to this game. */
+    int uses_move_rule;
+};
+
+/* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */
+#define VALUE_WIN 1000000
+#define VALUE_DRAW 0
+
+/* Generic helpers built on the interface (engine/game.c). */
+
+/* The legal move written s, or MOVE_NONE. Accepts upper case and the form
+ * without '-'. */
+Move game_parse_move(const Game *g, const void *pos, const char *s);
+/* Text of m, "0000" for MOVE_NONE. */
+void game_move_str(const Game *g, const void *pos, Move m, char *buf, size_t len);
+
+/* The games (engine/games.c). */
+extern const Game game_morelli;
+extern const Game game_morris;
+extern const Game game_fano;
+extern const Game *const game_list[];
+extern const int game_count;
+/* Case-insensitive lookup by name; NULL if unknown. */
+const Game *game_by_name(const char *name);
+
+/* Small deterministic PRNG (splitmix64/xorshift) for Zobrist keys, random
+ * setups, playouts and tests. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* Uniform in [0, n), n > 0. */
+static inline uint32_t rng_below(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+#endif

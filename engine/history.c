@@ -1,0 +1,63 @@
+#include "history.h"
+
+#include <stdlib.h>
+
+void history_init(History *h)
+{
+    h->keys = NULL;
+    h->len = h->cap = 0;
+}
+
+void history_free(History *h)
+{
+    free(h->keys);
+    history_init(h);
+}
+
+void history_clear(History *h) { h->len = 0; }
+
+int history_push(History *h, Key k)
+{
+    if (h->len == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 64;
+        Key *keys = realloc(h->keys, (size_t)cap * sizeof *keys);
+        if (!keys)
+            return -1;
+        h->keys = keys;
+        h->cap = cap;
+    }
+    h->keys[h->len++] = k;
+    return 0;
+}
+
+void history_pop(History *h)
+{
+    if (h->len > 0)
+        h->len--;
+}
+
+int history_draw(const Game *g, const void *pos, const GameOptions *opt,
+                 const Key *prev, int nprev)
+{
+    int rev = g->reversible_plies ? g->reversible_plies(pos) : -1;
+    if (g->uses_move_rule && opt && opt->move_rule > 0 && rev >= opt->move_rule)
+        return RESULT_DRAW;
+    if (g->repetition_count > 0) {
+        Key k = g->key(pos);
+        int seen = 1;
+        int lo = (rev >= 0 && rev < nprev) ? nprev - rev : 0;
+        for (int i = nprev - 1; i >= lo; i--)
+            if (prev[i] == k && ++seen >= g->repetition_count)
+                return RESULT_DRAW;
+    }
+    return RESULT_NONE;
+}
+
+int history_result(const Game *g, const void *pos, const GameOptions *opt,
+                   const Key *prev, int nprev)
+{
+    int r = g->result(pos);
+    if (r != RESULT_NONE)
+        return r;
+    return history_draw(g, pos, opt, prev, nprev);
+}
