@@ -1,0 +1,81 @@
+/*
+ * search.h -- the searchers (alpha-beta and MCTS) behind one entry point.
+ *
+ * A Search owns what persists between moves: the transposition table, the
+ * MCTS node arena, history tables, helper threads.  search_go() runs in the
+ * caller's thread (the protocol starts it in a thread of its own), watches
+ * *stop, reports progress through an emit callback as ready-made "info ..."
+ * lines, and returns the best move (MOVE_NONE when there is no legal move).
+ */
+#ifndef MORELLI_SEARCH_H
+#define MORELLI_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "game.h"
+
+typedef struct SearchLimits {
+    int64_t time[2];   /* remaining ms per side (index SIDE_P1/P2), -1 = none */
+    int64_t inc[2];    /* increment ms per side */
+    int movestogo;     /* 0 = sudden death */
+    int64_t movetime;  /* ms, 0 = none */
+    int depth;         /* 0 = none */
+    uint64_t nodes;    /* 0 = none */
+    int infinite;      /* search until stopped */
+} SearchLimits;
+
+void search_limits_init(SearchLimits *l);
+
+/* What a finished search reports (also for bench). */
+typedef struct SearchResult {
+    Move best;
+    int score;           /* side to move's view; see SCORE_MATE */
+    int depth;
+    uint64_t nodes;      /* alpha-beta nodes, or MCTS playouts */
+    int64_t time_ms;
+} SearchResult;
+
+/* Scores beyond +-SCORE_MATE_BOUND are proven: SCORE_MATE - plies. */
+#define SCORE_MATE 30000
+#define SCORE_MATE_BOUND 29000
+
+/* Called with one complete line, without newline. */
+typedef void (*SearchEmit)(void *ctx, const char *line);
+
+typedef struct Search Search;
+
+Search *search_new(void);
+void search_free(Search *s);
+/* uginewgame: forget the table, the tree and all learnt history. */
+void search_clear(Search *s);
+
+/*
+ * Options that belong to the searchers (Search, Hash, Threads and any of
+ * their own).  The protocol lists them after its own, with these types.
+ */
+typedef struct SearchOption {
+    const char *name;
+    const char *type;    /* "spin", "check", "combo", "string", "button" */
+    const char *def;     /* default, as text */
+    int64_t min, max;    /* spin */
+    const char *vars[8]; /* combo values, NULL-terminated */
+} SearchOption;
+
+extern const SearchOption search_options[];
+extern const int search_option_count;
+/* Set by name (case-insensitive). Returns 0, or -1 with a message in err
+ * and nothing changed. Must not be called during search_go(). */
+int search_setoption(Search *s, const char *name, const char *value, char *err,
+                     size_t errlen);
+
+/*
+ * Search pos (prev[0..nprev) are the keys of the game's earlier positions,
+ * for repetition draws) within limits, until *stop becomes non-zero.
+ * emit may be NULL (bench).  Fills *res when res is non-NULL.
+ */
+Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt,
+               const Key *prev, int nprev, const SearchLimits *limits,
+               atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res);
+
+#endif
