@@ -15,10 +15,11 @@ TESTOPT  := -O2 -g -Werror
 SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm -pthread
 
-LIB_SRC  := $(sort $(shell find engine protocol -name '*.c' ! -path protocol/main.c))
+# Library: every .c under engine/, protocol/ and bench/ but the programs'
+# entry points (main.c, *_main.c), so tests can link all of it.
+LIB_SRC  := $(sort $(shell find engine protocol bench -name '*.c' ! -name main.c ! -name '*_main.c'))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_SUP := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
-BENCH_SRC:= $(sort $(wildcard bench/*.c))
 
 # --- release ---------------------------------------------------------------
 REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
@@ -32,8 +33,8 @@ build/obj/%.o: %.c
 build/morelli: build/obj/protocol/main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
-build/match: $(BENCH_SRC:%.c=build/obj/%.o) $(REL_OBJ)
-	@if [ -n "$(BENCH_SRC)" ]; then $(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS); else touch $@; fi
+build/match: build/obj/bench/match_main.o $(REL_OBJ)
+	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------
 # $(1): flavour name, $(2): compile flags

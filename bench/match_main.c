@@ -1,0 +1,2 @@
+/* PLACEHOLDER: replaced by the match runner. */
+int main(void) { return 0; }
