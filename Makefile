@@ -76,6 +76,9 @@ run: all
 clean:
 	rm -rf build
 
+# protocol/bench_data.c embeds bench/positions.txt with .incbin.
+build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o: bench/positions.txt
+
 .SECONDARY:
 .PHONY: all test sanitize bench run clean cmocka
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,3 +1,165 @@
-/* PLACEHOLDER: replaced by the UGI front end. */
-#include "game.h"
-int main(void) { return 0; }
+/*
+ * main.c -- the engine program: UGI on stdin/stdout, or the same commands
+ * given as command-line words.
+ *
+ *   morelli                                   UGI conversation on stdin
+ *   morelli perft 4                           run the words, then exit
+ *   morelli --UCI_Variant=morris perft 5      options first, as --Name=Value
+ *   morelli --BoardSize=9 position fen ... moves ... perft 3
+ *
+ * Words are cut into commands at every command name, except `moves` inside
+ * `position` and `perft` right after `go`.  With only options, the
+ * conversation on stdin follows.  The exit status is 1 when a command-line
+ * word failed.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ugi.h"
+
+static const char *const command_words[] = {
+    "ugi", "uci", "isready", "setoption", "uginewgame", "ucinewgame", "position", "go",
+    "stop", "quit", "query", "d", "moves", "perft", "bench", "solve", "help",
+};
+
+static int is_command_word(const char *w)
+{
+    for (size_t i = 0; i < sizeof command_words / sizeof command_words[0]; i++)
+        if (strcmp(w, command_words[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Reads one line of any length from in into *buf (grown as needed, at most
+ * UGI_LINE_MAX + 1 bytes kept; *over set when more were dropped).
+ * Returns the length kept, or -1 at end of input with nothing read. */
+static long read_line(FILE *in, char **buf, size_t *cap, int *over)
+{
+    size_t len = 0;
+    int c, any = 0;
+    *over = 0;
+    while ((c = getc(in)) != EOF) {
+        any = 1;
+        if (c == '\n')
+            break;
+        if (len > UGI_LINE_MAX) {
+            *over = 1;
+            continue;
+        }
+        if (len + 1 >= *cap) {
+            size_t ncap = *cap ? *cap * 2 : 256;
+            char *nb = realloc(*buf, ncap);
+            if (!nb) {
+                *over = 1;
+                continue;
+            }
+            *buf = nb;
+            *cap = ncap;
+        }
+        (*buf)[len++] = (char)c;
+    }
+    if (!any)
+        return -1;
+    return (long)len;
+}
+
+static int run_stdin(Engine *e)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    int over;
+    long len;
+    while ((len = read_line(stdin, &buf, &cap, &over)) >= 0) {
+        if (over) {
+            engine_error(e, "line longer than %d bytes ignored", UGI_LINE_MAX);
+            continue;
+        }
+        if (engine_input(e, buf ? buf : "", (size_t)len) == UGI_QUIT)
+            break;
+    }
+    free(buf);
+    return 0;
+}
+
+/* Runs argv words as commands; returns the number that failed, or -1 when
+ * quit was among them. */
+static int run_words(Engine *e, int argc, char **argv, int first)
+{
+    int failed = 0;
+    int i = first;
+    while (i < argc) {
+        int j = i + 1;
+        int in_position = strcmp(argv[i], "position") == 0;
+        int is_go = strcmp(argv[i], "go") == 0;
+        while (j < argc && !(is_command_word(argv[j]) &&
+                             !(in_position && strcmp(argv[j], "moves") == 0) &&
+                             !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
+            j++;
+        size_t len = 0;
+        for (int k = i; k < j; k++)
+            len += strlen(argv[k]) + 1;
+        char *line = malloc(len + 1);
+        if (!line)
+            return failed + 1;
+        line[0] = '\0';
+        for (int k = i; k < j; k++) {
+            strcat(line, argv[k]);
+            if (k + 1 < j)
+                strcat(line, " ");
+        }
+        int rc = engine_input(e, line, strlen(line));
+        free(line);
+        if (rc == UGI_QUIT)
+            return failed;
+        if (rc == UGI_ERROR)
+            failed++;
+        /* A search started from the command line runs to its end; an
+         * infinite one is stopped at once. */
+        if (strcmp(argv[i], "go") == 0) {
+            int infinite = 0;
+            for (int k = i; k < j; k++)
+                infinite |= strcmp(argv[k], "infinite") == 0;
+            if (infinite)
+                engine_stop(e);
+        }
+        engine_wait(e);
+        i = j;
+    }
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN);
+    Engine *e = engine_new(stdout, NULL);
+    if (!e) {
+        fprintf(stderr, "morelli: cannot start the engine\n");
+        return 1;
+    }
+    int failed = 0, i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        const char *arg = argv[i] + 2;
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            engine_error(e, "command-line option '%s' is not --Name=Value", argv[i]);
+            failed++;
+            continue;
+        }
+        size_t len = strlen(arg) + 32;
+        char *line = malloc(len);
+        if (!line)
+            break;
+        snprintf(line, len, "setoption name %.*s value %s", (int)(eq - arg), arg, eq + 1);
+        if (engine_input(e, line, strlen(line)) != UGI_OK)
+            failed++;
+        free(line);
+    }
+    if (i < argc)
+        failed += run_words(e, argc, argv, i);
+    else if (!failed)
+        run_stdin(e);
+    engine_free(e);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * ugi.h -- the UGI/UCI front end, as a library.
+ *
+ * An Engine holds everything one conversation needs: the game and its
+ * options, the current position and the keys of the positions before it
+ * (for repetition and MoveRule draws), the searcher and the thread that runs
+ * it, and the one writer that both threads print through.
+ *
+ * engine_input() takes one raw line (any bytes, any length, with or without
+ * its CR) and either carries the command out completely or prints exactly
+ * one "info string error: ..." line and changes nothing.  Commands are read
+ * into temporaries first and committed only when everything parsed.
+ *
+ * protocol/main.c is the program around it: stdin lines and command-line
+ * words; tests/fuzz/ feeds it arbitrary bytes.
+ */
+#ifndef MORELLI_UGI_H
+#define MORELLI_UGI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct Engine Engine;
+
+/* Longest input line accepted; longer ones are discarded with an error. */
+#define UGI_LINE_MAX (1 << 20)
+
+/* What engine_input() returns. */
+enum { UGI_OK = 0, UGI_ERROR = 1, UGI_QUIT = 2 };
+
+/* Limits for fuzzing: no search thread (go searches depth 1 in the caller),
+ * perft depth capped, bench refused. */
+typedef struct EngineCaps {
+    int sync_search;   /* search in the caller's thread, depth <= 1 */
+    int max_perft;     /* largest perft depth accepted */
+    int allow_bench;
+} EngineCaps;
+
+/* A new engine writing to out (not closed by engine_free). NULL when memory
+ * runs out. caps may be NULL (no limits). */
+Engine *engine_new(FILE *out, const EngineCaps *caps);
+/* Stops and joins any search, frees everything. */
+void engine_free(Engine *e);
+
+/* One input line of len bytes (no '\n'; a trailing '\r' is dropped). */
+int engine_input(Engine *e, const char *line, size_t len);
+/* The same for a NUL-terminated command. */
+int engine_command(Engine *e, const char *line);
+
+/* Waits until a running search has printed its bestmove. */
+void engine_wait(Engine *e);
+/* Asks a running search to stop and waits for its bestmove. */
+void engine_stop(Engine *e);
+/* Error lines printed so far. */
+int engine_errors(const Engine *e);
+
+/* Prints "info string error: <msg>" through the writer (for main.c). */
+void engine_error(Engine *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The bench positions embedded from bench/positions.txt (NUL-terminated). */
+const char *bench_positions_text(void);
+
+#endif
