@@ -1,20 +1,29 @@
-/* PLACEHOLDER until the real searchers land: best move by one-ply
- * evaluation.  Correct (always a legal move) but weak. */
+/*
+ * search.c -- the front of the searchers: options, the Search object, the
+ * solved-game shortcut and the dispatch to alpha-beta (ab.c) or MCTS
+ * (mcts.c).
+ */
 #include "search.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
-struct Search {
-    int unused;
-};
+#include "history.h"
+#include "search_internal.h"
+
+#define HASH_DEFAULT_MB 64
 
 const SearchOption search_options[] = {
     {"Search", "combo", "alphabeta", 0, 0, {"alphabeta", "mcts", NULL}},
     {"Hash", "spin", "64", 1, 65536, {NULL}},
     {"Threads", "spin", "1", 1, 64, {NULL}},
+    {"MCTSPolicy", "combo", "full", 0, 0, {"full", "plain", NULL}},
+    {"MCTSExplore", "spin", "100", 1, 1000, {NULL}},
+    {"MCTSPlayoutCap", "spin", "200", 10, 10000, {NULL}},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
 
@@ -29,54 +38,282 @@ void search_limits_init(SearchLimits *l)
     l->infinite = 0;
 }
 
-Search *search_new(void) { return calloc(1, sizeof(Search)); }
-void search_free(Search *s) { free(s); }
-void search_clear(Search *s) { (void)s; }
+Search *search_new(void)
+{
+    Search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->algo = ALGO_ALPHABETA;
+    s->hash_mb = HASH_DEFAULT_MB;
+    s->threads = 1;
+    s->mcts_policy = MCTS_POLICY_FULL;
+    s->mcts_explore = 100;
+    s->mcts_playout_cap = 200;
+    atomic_init(&s->halt, 0);
+    return s;
+}
+
+void search_free(Search *s)
+{
+    if (!s)
+        return;
+    tt_free(&s->tt);
+    mcts_free(s->mcts);
+    free(s);
+}
+
+void search_clear(Search *s)
+{
+    if (!s)
+        return;
+    tt_clear(&s->tt);
+    if (s->mcts)
+        mcts_clear(s->mcts);
+}
+
+/* Whole decimal number in [min, max]. */
+static int parse_spin(const char *value, int64_t min, int64_t max, int64_t *out)
+{
+    if (!value || !*value)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(value, &end, 10);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
 
 int search_setoption(Search *s, const char *name, const char *value, char *err,
                      size_t errlen)
 {
-    (void)s;
-    (void)value;
+    const SearchOption *o = NULL;
     for (int i = 0; i < search_option_count; i++)
-        if (strcasecmp(name, search_options[i].name) == 0)
-            return 0;
-    snprintf(err, errlen, "unknown option %s", name);
-    return -1;
+        if (name && strcasecmp(name, search_options[i].name) == 0)
+            o = &search_options[i];
+    if (!o) {
+        snprintf(err, errlen, "unknown option %s", name ? name : "(null)");
+        return -1;
+    }
+    if (!value)
+        value = "";
+    int64_t v = 0;
+    if (strcmp(o->type, "spin") == 0 && parse_spin(value, o->min, o->max, &v) != 0) {
+        snprintf(err, errlen, "option %s wants a whole number from %lld to %lld, not '%s'",
+                 o->name, (long long)o->min, (long long)o->max, value);
+        return -1;
+    }
+    if (strcmp(o->type, "combo") == 0) {
+        int k = -1;
+        for (int i = 0; o->vars[i]; i++)
+            if (strcasecmp(value, o->vars[i]) == 0)
+                k = i;
+        if (k < 0) {
+            snprintf(err, errlen, "option %s has no value '%s'", o->name, value);
+            return -1;
+        }
+        v = k;
+    }
+    if (strcasecmp(o->name, "Search") == 0) {
+        s->algo = (int)v;
+    } else if (strcasecmp(o->name, "Hash") == 0) {
+        if (s->tt.buckets && tt_resize(&s->tt, v) != 0) {
+            snprintf(err, errlen, "cannot allocate %lld MB for the hash table",
+                     (long long)v);
+            return -1;
+        }
+        s->hash_mb = v;
+        /* The MCTS tree is rebuilt at its new size when next used. */
+        if (s->mcts) {
+            mcts_free(s->mcts);
+            s->mcts = NULL;
+        }
+    } else if (strcasecmp(o->name, "Threads") == 0) {
+        s->threads = (int)v;
+    } else if (strcasecmp(o->name, "MCTSPolicy") == 0) {
+        s->mcts_policy = (int)v;
+    } else if (strcasecmp(o->name, "MCTSExplore") == 0) {
+        s->mcts_explore = (int)v;
+    } else if (strcasecmp(o->name, "MCTSPlayoutCap") == 0) {
+        s->mcts_playout_cap = (int)v;
+    }
+    return 0;
+}
+
+/* --- helpers shared by the searchers ------------------------------------ */
+
+int search_result_score(int result, int stm, int ply)
+{
+    if (result == RESULT_DRAW || result == RESULT_NONE)
+        return 0;
+    int winner = result == RESULT_P1_WIN ? SIDE_P1 : SIDE_P2;
+    return winner == stm ? SCORE_MATE - ply : -(SCORE_MATE - ply);
+}
+
+int search_eval(const Game *g, const void *pos)
+{
+    int v = g->evaluate(pos);
+    if (v > SCORE_MATE_BOUND - 1)
+        v = SCORE_MATE_BOUND - 1;
+    if (v < -(SCORE_MATE_BOUND - 1))
+        v = -(SCORE_MATE_BOUND - 1);
+    return v;
+}
+
+void search_score_str(int score, char *buf, size_t len)
+{
+    if (score >= SCORE_MATE_BOUND)
+        snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
+    else if (score <= -SCORE_MATE_BOUND)
+        snprintf(buf, len, "mate %d", -((SCORE_MATE + score + 1) / 2));
+    else
+        snprintf(buf, len, "cp %d", score);
+}
+
+int search_move_legal(const Game *g, const void *pos, Move m)
+{
+    if (m == MOVE_NONE || g->result(pos) != RESULT_NONE)
+        return 0;
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    if (!moves)
+        return 0;
+    int n = g->gen_moves(pos, moves), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = moves[i] == m;
+    free(moves);
+    return ok;
+}
+
+void search_pv_str(const Game *g, const void *pos, const Move *pv, int n, char *buf,
+                   size_t len)
+{
+    unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    char text[MOVE_STR_MAX];
+    size_t at = 0;
+    buf[0] = '\0';
+    memcpy(p, pos, g->pos_size);
+    for (int i = 0; i < n; i++) {
+        if (!search_move_legal(g, p, pv[i]))
+            break;
+        game_move_str(g, p, pv[i], text, sizeof text);
+        size_t tl = strlen(text);
+        if (at + tl + 2 > len)
+            break;
+        if (at)
+            buf[at++] = ' ';
+        memcpy(buf + at, text, tl + 1);
+        at += tl;
+        g->make(p, pv[i], undo);
+    }
+}
+
+/* --- the solved-game shortcut ------------------------------------------ */
+
+static int solved_score(int v)
+{
+    if (v == VALUE_DRAW)
+        return 0;
+    int a = v < 0 ? -v : v;
+    int plies = a > VALUE_WIN / 2 ? VALUE_WIN - a : a;
+    if (plies > SCORE_MATE - SCORE_MATE_BOUND - 1)
+        plies = SCORE_MATE - SCORE_MATE_BOUND - 1;
+    return v > 0 ? SCORE_MATE - plies : -(SCORE_MATE - plies);
+}
+
+/* Plays the game's own solution when it has one for pos and the history
+ * does not spoil it (a winning line must not walk into a repetition). */
+static Move try_solve(SearchCtx *c, SearchResult *res)
+{
+    const Game *g = c->g;
+    int v = 0;
+    Move best = MOVE_NONE;
+    if (!g->solve || !g->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best))
+        return MOVE_NONE;
+    if (c->uses_history && v != VALUE_DRAW) {
+        unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+        Key *keys = malloc(((size_t)c->nprev + 1) * sizeof *keys);
+        if (!keys)
+            return MOVE_NONE;
+        if (c->nprev)
+            memcpy(keys, c->prev, (size_t)c->nprev * sizeof *keys);
+        keys[c->nprev] = g->key(c->root);
+        memcpy(p, c->root, g->pos_size);
+        g->make(p, best, undo);
+        int d = history_draw(g, p, c->opt, keys, c->nprev + 1);
+        free(keys);
+        if (d == RESULT_DRAW)
+            return MOVE_NONE;
+    }
+    int score = solved_score(v);
+    if (c->emit) {
+        char line[256], sc[32], pv[MOVE_STR_MAX + 1];
+        search_score_str(score, sc, sizeof sc);
+        search_pv_str(g, c->root, &best, 1, pv, sizeof pv);
+        snprintf(line, sizeof line,
+                 "info depth 1 seldepth 1 score %s nodes 1 nps 0 time %lld hashfull 0 pv %s",
+                 sc, (long long)timeman_elapsed(&c->tm), pv);
+        c->emit(c->ectx, line);
+    }
+    if (res) {
+        res->best = best;
+        res->score = score;
+        res->depth = 1;
+        res->nodes = 1;
+        res->time_ms = timeman_elapsed(&c->tm);
+    }
+    return best;
+}
+
+/* An infinite search keeps the caller waiting until it says stop. */
+static void wait_for_stop(SearchCtx *c)
+{
+    if (!c->limits->infinite || !c->stop)
+        return;
+    while (!atomic_load(c->stop)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt,
                const Key *prev, int nprev, const SearchLimits *limits,
                atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res)
 {
-    (void)s; (void)opt; (void)prev; (void)nprev; (void)limits; (void)stop;
-    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
-    unsigned char child[POS_MAX_BYTES];
-    unsigned char undo[UNDO_MAX_BYTES];
+    SearchLimits none;
+    if (!limits) {
+        search_limits_init(&none);
+        limits = &none;
+    }
+    GameOptions defopt;
+    if (!opt) {
+        game_options_default(&defopt);
+        opt = &defopt;
+    }
+    SearchCtx c = {
+        .s = s, .g = g, .root = pos, .opt = opt, .prev = prev, .nprev = prev ? nprev : 0,
+        .limits = limits, .stop = stop, .emit = emit, .ectx = ctx,
+    };
+    c.root_side = g->side_to_move(pos);
+    c.uses_history = g->repetition_count > 0 || (g->uses_move_rule && opt->move_rule > 0);
+    timeman_init(&c.tm, limits, c.root_side);
+    atomic_store(&s->halt, 0);
+    if (res)
+        memset(res, 0, sizeof *res);
+
     Move best = MOVE_NONE;
-    int best_score = -SCORE_MATE - 1;
-    int n = (moves && g->result(pos) == RESULT_NONE) ? g->gen_moves(pos, moves) : 0;
-    for (int i = 0; i < n; i++) {
-        memcpy(child, pos, g->pos_size);
-        g->make(child, moves[i], undo);
-        int sc = -g->evaluate(child);
-        if (sc > best_score) {
-            best_score = sc;
-            best = moves[i];
-        }
+    if (history_result(g, pos, opt, c.prev, c.nprev) != RESULT_NONE) {
+        if (emit)
+            emit(ctx, "info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
+        wait_for_stop(&c);
+        return MOVE_NONE;
     }
-    free(moves);
-    if (emit) {
-        char line[128];
-        snprintf(line, sizeof line, "info depth 1 score cp %d nodes %d", n ? best_score : 0, n);
-        emit(ctx, line);
-    }
-    if (res) {
-        res->best = best;
-        res->score = n ? best_score : 0;
-        res->depth = 1;
-        res->nodes = (uint64_t)n;
-        res->time_ms = 0;
-    }
+    best = try_solve(&c, res);
+    if (best == MOVE_NONE)
+        best = s->algo == ALGO_MCTS ? mcts_go(&c, res) : ab_go(&c, res);
+    wait_for_stop(&c);
+    atomic_store(&s->halt, 0);
     return best;
 }

@@ -1,0 +1,518 @@
+/*
+ * ab.c -- the alpha-beta searcher.
+ *
+ * Negamax with iterative deepening, principal variation search, aspiration
+ * windows, a quiescence search over noisy moves, late move reductions, and
+ * move ordering by TT move, noisy moves, killers and a history table.
+ * Lazy SMP: helper threads run the same iterative deepening (odd helpers one
+ * ply deeper) and share only the transposition table.
+ *
+ * Proven values.  Every leaf that is judged by the evaluation (a horizon
+ * leaf, a stand-pat, a path-dependent repetition draw, a TT cut on an
+ * unproven entry) bumps the thread's horizon counter.  A node whose counter
+ * did not move while it was searched has an exact game value: it is stored
+ * with the TT's proven bit, and proven entries cut at any depth.  When a
+ * whole root iteration passes without a horizon leaf, the root is solved and
+ * iterative deepening stops (Morelli's endings are solved this way, draws
+ * included); a mate score found within the iteration's depth also stops it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "search_internal.h"
+
+#define INF (SCORE_MATE + 1)
+#define HIST_BITS 14
+#define HIST_SIZE (1 << HIST_BITS)
+#define HIST_MAX 16384
+#define QS_MAX_PLIES 8
+#define ASPIRATION 40
+
+/* Ordering classes, highest first (the low bits carry history). */
+#define ORD_TT (1 << 30)
+#define ORD_NOISY (1 << 29)
+#define ORD_KILLER (1 << 28)
+
+typedef struct AbThread {
+    SearchCtx *c;
+    const Game *g;
+    int id;
+    pthread_t th;
+    unsigned char *pos; /* the position being searched (make/unmake) */
+    unsigned char *undo; /* MAX_PLY undo records */
+    Move *moves;         /* MAX_PLY lists of max_moves */
+    int *order;          /* ordering scores beside moves */
+    Key *keys;           /* prev keys then the path's */
+    int nbase;           /* how many of keys are the game's */
+    Move killers[MAX_PLY][2];
+    int hist[2][HIST_SIZE];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    uint64_t nodes;
+    _Atomic uint64_t nodes_pub; /* nodes, published for the main thread */
+    uint64_t horizon;
+    int seldepth;
+    int aborted;
+    /* Root bookkeeping. */
+    Move root_best;  /* best move of the running iteration, once one raised alpha */
+    int root_score;
+    /* Last completed iteration. */
+    int done_depth;
+    int done_score;
+    Move done_pv[MAX_PLY + 1];
+    int done_pv_len;
+    int done_seldepth;
+    int proven; /* the last iteration solved the root */
+} AbThread;
+
+static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
+
+static uint64_t total_nodes(AbThread *ts, int n)
+{
+    uint64_t sum = ts[0].nodes;
+    for (int i = 1; i < n; i++)
+        sum += atomic_load_explicit(&ts[i].nodes_pub, memory_order_relaxed);
+    return sum;
+}
+
+/* Step 0. Count the node, look at the clock now and then. */
+static inline int ab_tick(AbThread *t)
+{
+    t->nodes++;
+    SearchCtx *c = t->c;
+    if (t->id == 0) {
+        if (c->limits->nodes && t->nodes >= c->limits->nodes)
+            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+        if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0 && timeman_hard_over(&c->tm))
+            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+    } else if ((t->nodes & 255) == 0) {
+        atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+    }
+    if (search_should_stop(c))
+        t->aborted = 1;
+    return t->aborted;
+}
+
+static inline void ab_make(AbThread *t, Move m, int ply)
+{
+    t->keys[t->nbase + ply] = t->g->key(t->pos);
+    t->g->make(t->pos, m, t->undo + (size_t)ply * t->g->undo_size);
+}
+
+static inline void ab_unmake(AbThread *t, Move m, int ply)
+{
+    t->g->unmake(t->pos, m, t->undo + (size_t)ply * t->g->undo_size);
+}
+
+static inline void pv_update(AbThread *t, int ply, Move m)
+{
+    t->pv[ply][0] = m;
+    int n = t->pv_len[ply + 1];
+    if (n > MAX_PLY - 1)
+        n = MAX_PLY - 1;
+    memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)n * sizeof(Move));
+    t->pv_len[ply] = n + 1;
+}
+
+/* Pick the best-ordered remaining move into slot i. */
+static inline void pick(Move *mv, int *ord, int i, int n)
+{
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (ord[j] > ord[b])
+            b = j;
+    if (b != i) {
+        Move tm = mv[i];
+        mv[i] = mv[b];
+        mv[b] = tm;
+        int to = ord[i];
+        ord[i] = ord[b];
+        ord[b] = to;
+    }
+}
+
+/* Terminal or path-drawn: returns 1 and the score. */
+static inline int ab_terminal(AbThread *t, int ply, int *score)
+{
+    const Game *g = t->g;
+    int r = g->result(t->pos);
+    if (r != RESULT_NONE) {
+        *score = search_result_score(r, g->side_to_move(t->pos), ply);
+        return 1;
+    }
+    if (ply > 0 && t->c->uses_history &&
+        history_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
+        t->horizon++; /* a draw by this path only: not the position's value */
+        *score = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
+{
+    const Game *g = t->g;
+    t->pv_len[ply] = 0;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (ab_tick(t))
+        return 0;
+    int score;
+    if (ab_terminal(t, ply, &score))
+        return score;
+    int stand = search_eval(g, t->pos);
+    t->horizon++;
+    if (stand >= beta || qply >= QS_MAX_PLIES || ply >= MAX_PLY - 1)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    int best = stand;
+    Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
+    int n = g->gen_moves(t->pos, mv), k = 0;
+    for (int i = 0; i < n; i++)
+        if (g->move_is_noisy(t->pos, mv[i]))
+            mv[k++] = mv[i];
+    for (int i = 0; i < k; i++) {
+        Move m = mv[i];
+        ab_make(t, m, ply);
+        score = -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
+        ab_unmake(t, m, ply);
+        if (t->aborted)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                pv_update(t, ply, m);
+                if (alpha >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
+{
+    const Game *g = t->g;
+    SearchCtx *c = t->c;
+    t->pv_len[ply] = 0;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+
+    /* Step 1. Stop, game over, path draw, horizon. */
+    if (ab_tick(t))
+        return 0;
+    int score;
+    if (ab_terminal(t, ply, &score))
+        return score;
+    if (ply >= MAX_PLY - 1) {
+        t->horizon++;
+        return search_eval(g, t->pos);
+    }
+    if (depth <= 0)
+        return ab_qsearch(t, alpha, beta, ply, 0);
+
+    /* Step 2. Mate distance: nothing here beats a game end next ply. */
+    if (ply > 0) {
+        int lo = -(SCORE_MATE - ply - 1), hi = SCORE_MATE - ply - 1;
+        if (alpha < lo)
+            alpha = lo;
+        if (beta > hi)
+            beta = hi;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    /* Step 3. Transposition table. */
+    Key key = g->key(t->pos);
+    TTHit h;
+    Move tt_move = MOVE_NONE;
+    if (tt_probe(&c->s->tt, key, ply, &h)) {
+        tt_move = h.move;
+        int usable = h.proven ? ply > 0 : (!pv_node && h.depth >= depth);
+        if (usable && (h.bound == TT_EXACT || (h.bound == TT_LOWER && h.score >= beta) ||
+                       (h.bound == TT_UPPER && h.score <= alpha))) {
+            if (!h.proven && h.score > -SCORE_MATE_BOUND && h.score < SCORE_MATE_BOUND)
+                t->horizon++;
+            return h.score;
+        }
+    }
+
+    /* Step 4. Moves, ordered. */
+    Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
+    int *ord = t->order + (size_t)ply * (size_t)g->max_moves;
+    int n = g->gen_moves(t->pos, mv);
+    if (n <= 0) { /* the game says it goes on but offers nothing */
+        t->horizon++;
+        return search_eval(g, t->pos);
+    }
+    int stm = g->side_to_move(t->pos);
+    Move k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    for (int i = 0; i < n; i++) {
+        Move m = mv[i];
+        if (m == tt_move)
+            ord[i] = ORD_TT;
+        else if (g->move_is_noisy(t->pos, m))
+            ord[i] = ORD_NOISY + t->hist[stm][hist_slot(m)];
+        else if (m == k0 || m == k1)
+            ord[i] = ORD_KILLER + (m == k0);
+        else
+            ord[i] = t->hist[stm][hist_slot(m)];
+    }
+
+    /* Step 5. Principal variation search with late move reductions. */
+    uint64_t horizon0 = t->horizon;
+    int orig_alpha = alpha, best = -INF;
+    Move best_move = MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        pick(mv, ord, i, n);
+        Move m = mv[i];
+        int quiet = ord[i] < ORD_NOISY;
+        ab_make(t, m, ply);
+        if (i == 0) {
+            score = -ab_search(t, -beta, -alpha, depth - 1, ply + 1, pv_node);
+        } else {
+            int r = 0;
+            if (depth >= 3 && i >= 3 && quiet) {
+                r = 1 + (i >= 10) + (depth >= 8 && i >= 24);
+                if (pv_node && r > 0)
+                    r--;
+                if (r > depth - 2)
+                    r = depth - 2;
+            }
+            score = -ab_search(t, -alpha - 1, -alpha, depth - 1 - r, ply + 1, 0);
+            if (score > alpha && r > 0 && !t->aborted)
+                score = -ab_search(t, -alpha - 1, -alpha, depth - 1, ply + 1, 0);
+            if (score > alpha && score < beta && pv_node && !t->aborted)
+                score = -ab_search(t, -beta, -alpha, depth - 1, ply + 1, 1);
+        }
+        ab_unmake(t, m, ply);
+        if (t->aborted)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                pv_update(t, ply, m);
+                if (ply == 0) {
+                    t->root_best = m;
+                    t->root_score = score;
+                }
+                if (alpha >= beta) {
+                    if (quiet) {
+                        if (t->killers[ply][0] != m) {
+                            t->killers[ply][1] = t->killers[ply][0];
+                            t->killers[ply][0] = m;
+                        }
+                        int *hs = &t->hist[stm][hist_slot(m)];
+                        *hs += depth * depth;
+                        if (*hs > HIST_MAX)
+                            *hs = HIST_MAX;
+                        /* The quiet moves tried before it did not cut. */
+                        for (int j = 0; j < i; j++)
+                            if (ord[j] < ORD_NOISY) {
+                                int *hq = &t->hist[stm][hist_slot(mv[j])];
+                                *hq -= depth;
+                                if (*hq < -HIST_MAX)
+                                    *hq = -HIST_MAX;
+                            }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Step 6. Store. */
+    int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_store(&c->s->tt, key, ply, best_move, best, depth, bound, t->horizon == horizon0);
+    return best;
+}
+
+static int ab_alloc(AbThread *t, SearchCtx *c, int id)
+{
+    const Game *g = c->g;
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    t->g = g;
+    t->id = id;
+    size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
+    t->pos = malloc(g->pos_size);
+    t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
+    t->moves = malloc(nm * sizeof(Move));
+    t->order = malloc(nm * sizeof(int));
+    t->nbase = c->nprev;
+    t->keys = malloc(((size_t)c->nprev + MAX_PLY + 2) * sizeof(Key));
+    if (!t->pos || !t->undo || !t->moves || !t->order || !t->keys)
+        return -1;
+    memcpy(t->pos, c->root, g->pos_size);
+    if (c->nprev)
+        memcpy(t->keys, c->prev, (size_t)c->nprev * sizeof(Key));
+    return 0;
+}
+
+static void ab_release(AbThread *t)
+{
+    free(t->pos);
+    free(t->undo);
+    free(t->moves);
+    free(t->order);
+    free(t->keys);
+}
+
+static void emit_iteration(AbThread *ts, int nthreads, int final)
+{
+    AbThread *t = &ts[0];
+    SearchCtx *c = t->c;
+    if (!c->emit)
+        return;
+    char line[8192], sc[32], pv[7168];
+    uint64_t nodes = total_nodes(ts, nthreads);
+    int64_t ms = timeman_elapsed(&c->tm);
+    uint64_t nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : 0;
+    search_score_str(t->done_score, sc, sizeof sc);
+    search_pv_str(c->g, c->root, t->done_pv, t->done_pv_len, pv, sizeof pv);
+    snprintf(line, sizeof line,
+             "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld hashfull %d%s%s",
+             t->done_depth, t->done_seldepth, sc, (unsigned long long)nodes,
+             (unsigned long long)nps, (long long)ms, tt_hashfull(&c->s->tt),
+             pv[0] ? " pv " : "", pv);
+    c->emit(c->ectx, line);
+    if (final && t->proven) {
+        snprintf(line, sizeof line, "info string solved: %s", sc);
+        c->emit(c->ectx, line);
+    }
+}
+
+/* Iterative deepening of one thread; only thread 0 reports and decides. */
+static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
+{
+    SearchCtx *c = t->c;
+    int max_depth = c->limits->depth > 0 ? c->limits->depth : MAX_PLY - 2;
+    if (max_depth > MAX_PLY - 2)
+        max_depth = MAX_PLY - 2;
+    int prev = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        int d = depth;
+        if (t->id > 0 && (t->id & 1) && d < max_depth)
+            d++;
+        t->root_best = MOVE_NONE;
+        t->seldepth = 0;
+        int delta = ASPIRATION, alpha = -INF, beta = INF;
+        if (depth >= 4 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
+            alpha = prev - delta;
+            beta = prev + delta;
+        }
+        int score;
+        uint64_t h0;
+        for (;;) {
+            h0 = t->horizon;
+            score = ab_search(t, alpha, beta, d, 0, 1);
+            if (t->aborted)
+                break;
+            if (score <= alpha) {
+                beta = (alpha + beta) / 2;
+                alpha = score - delta > -INF ? score - delta : -INF;
+            } else if (score >= beta) {
+                beta = score + delta < INF ? score + delta : INF;
+            } else {
+                break;
+            }
+            delta *= 2;
+            if (delta > 2000) {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+        if (t->aborted) {
+            /* A move that raised alpha in the cut iteration stands. */
+            if (t->id == 0 && t->root_best != MOVE_NONE && t->pv_len[0] > 0 &&
+                t->pv[0][0] == t->root_best) {
+                t->done_score = t->root_score;
+                t->done_pv_len = t->pv_len[0];
+                memcpy(t->done_pv, t->pv[0], (size_t)t->pv_len[0] * sizeof(Move));
+            }
+            break;
+        }
+        prev = score;
+        t->done_depth = d;
+        t->done_score = score;
+        t->done_seldepth = t->seldepth;
+        t->done_pv_len = t->pv_len[0];
+        memcpy(t->done_pv, t->pv[0], (size_t)t->pv_len[0] * sizeof(Move));
+        t->proven = t->horizon == h0;
+        if (t->id != 0)
+            continue;
+        emit_iteration(all, nthreads, 0);
+        int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
+        if (t->proven || (mate_plies <= SCORE_MATE - SCORE_MATE_BOUND && mate_plies <= d))
+            break;
+        if (timeman_soft_over(&c->tm, 3, 5))
+            break;
+        if (c->limits->nodes && total_nodes(all, nthreads) >= c->limits->nodes)
+            break;
+    }
+}
+
+static void *ab_helper(void *arg)
+{
+    AbThread *t = arg;
+    ab_iterate(t, 0, NULL);
+    atomic_store(&t->nodes_pub, t->nodes);
+    return NULL;
+}
+
+Move ab_go(SearchCtx *c, SearchResult *res)
+{
+    Search *s = c->s;
+    const Game *g = c->g;
+    if (!s->tt.buckets && tt_resize(&s->tt, s->hash_mb) != 0 && tt_resize(&s->tt, 1) != 0)
+        return MOVE_NONE;
+    tt_new_search(&s->tt);
+    int nthreads = s->threads > 0 ? s->threads : 1;
+    AbThread *ts = calloc((size_t)nthreads, sizeof *ts);
+    if (!ts)
+        return MOVE_NONE;
+    int started = 0, ok = ab_alloc(&ts[0], c, 0) == 0;
+    /* A fallback that is always legal. */
+    Move fallback = MOVE_NONE;
+    if (ok) {
+        int n = g->gen_moves(c->root, ts[0].moves);
+        fallback = n > 0 ? ts[0].moves[0] : MOVE_NONE;
+    }
+    for (int i = 1; ok && i < nthreads; i++) {
+        if (ab_alloc(&ts[i], c, i) != 0 ||
+            pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0) {
+            ab_release(&ts[i]);
+            break;
+        }
+        started = i;
+    }
+    if (ok)
+        ab_iterate(&ts[0], started + 1, ts);
+    atomic_store(&s->halt, 1);
+    for (int i = 1; i <= started; i++)
+        pthread_join(ts[i].th, NULL);
+    ts[0].nodes_pub = ts[0].nodes;
+
+    Move best = ts[0].done_pv_len > 0 ? ts[0].done_pv[0] : MOVE_NONE;
+    if (best == MOVE_NONE || !search_move_legal(g, c->root, best))
+        best = fallback;
+    emit_iteration(ts, started + 1, 1);
+    if (res) {
+        res->best = best;
+        res->score = ts[0].done_score;
+        res->depth = ts[0].done_depth;
+        res->nodes = total_nodes(ts, started + 1);
+        res->time_ms = timeman_elapsed(&c->tm);
+    }
+    for (int i = 0; i <= started; i++)
+        ab_release(&ts[i]);
+    free(ts);
+    return best;
+}

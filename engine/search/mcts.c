@@ -1,0 +1,571 @@
+/*
+ * mcts.c -- Monte Carlo tree search: UCT with MCTS-Solver.
+ *
+ * The tree is a graph of positions: every node is one position, found by
+ * its Zobrist key in an open-addressing table (the slot from tt_index(), as
+ * the alpha-beta table does), so transposed positions share statistics and
+ * the tree of the previous move is found again from the new root's key.
+ * Nodes and edges live in two arenas allocated once (Hash megabytes between
+ * them) and are addressed by 32-bit indices; when either arena is full the
+ * tree stops growing and the search goes on with playouts from its leaves.
+ *
+ * Node (32 bytes):
+ *   key     64  Zobrist key of the position
+ *   value   32  float, sum of the results for the side to move here
+ *               (1 win, 1/2 draw, 0 loss, or a playout's evaluation)
+ *   visits  32  playouts through this node
+ *   edge    32  first of its edges in the edge arena, NODE_NONE if the node
+ *               is not expanded yet
+ *   nedges  32  number of edges (legal moves)
+ *   pdist   16  plies to the end of the game when proven
+ *   proven   8  PROVEN_NONE / WIN / LOSS / DRAW for the side to move here
+ *   stm      8  side to move (SIDE_P1/P2); values convert between sides
+ *               through it, since a side may move twice running (Morelli's
+ *               placement phase)
+ * Edge (8 bytes): the move and the child node (NODE_NONE until visited).
+ *
+ * One iteration: select by UCT from the root while nodes are expanded
+ * (unvisited moves first), expand a node on its second visit, add the child
+ * reached, play out from there (the game's light playout_move policy in the
+ * full setting, uniform random moves in the plain one), and back the result
+ * up.  MCTS-Solver: a node whose child is lost for the opponent is a proven
+ * win, a node whose children are all proven takes the best of them; proven
+ * children are never explored again, and a proven root ends the search.
+ * Playouts of games that may not end by themselves (Morris) stop after
+ * MCTSPlayoutCap plies and score by the evaluation (full) or as a draw
+ * (plain).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "search_internal.h"
+
+#define NODE_NONE UINT32_MAX
+#define MCTS_MAX_PATH 512
+#define MCTS_PV_MAX 32
+
+enum { PROVEN_NONE = 0, PROVEN_WIN = 1, PROVEN_LOSS = 2, PROVEN_DRAW = 3 };
+
+typedef struct MctsNode {
+    Key key;
+    float value;
+    uint32_t visits;
+    uint32_t edge;
+    uint32_t nedges;
+    uint16_t pdist;
+    uint8_t proven;
+    uint8_t stm;
+} MctsNode;
+
+typedef struct MctsEdge {
+    Move move;
+    uint32_t child;
+} MctsEdge;
+
+_Static_assert(sizeof(MctsNode) == 32, "MCTS node is 32 bytes");
+_Static_assert(sizeof(MctsEdge) == 8, "MCTS edge is 8 bytes");
+
+struct Mcts {
+    MctsNode *nodes;
+    uint32_t nnodes, cap_nodes;
+    MctsEdge *edges;
+    uint32_t nedges, cap_edges;
+    uint32_t *slots; /* node index + 1, 0 = empty */
+    size_t nslots;   /* power of two */
+    int full;
+    const Game *game; /* what the tree belongs to */
+    GameOptions opt;
+    uint64_t rng;
+};
+
+/* One search's working state. */
+typedef struct MctsRun {
+    SearchCtx *c;
+    Mcts *t;
+    const Game *g;
+    double explore;
+    int plain;
+    int cap;
+    Key *keys; /* prev keys then the path's */
+    int nbase;
+    Move *moves;
+    unsigned char pos[POS_MAX_BYTES];
+    unsigned char undo[UNDO_MAX_BYTES];
+    uint32_t path[MCTS_MAX_PATH];
+    uint64_t playouts;
+    uint64_t depth_sum;
+    int seldepth;
+} MctsRun;
+
+/* --- arena and node table ---------------------------------------------- */
+
+static Mcts *mcts_new(int64_t mb)
+{
+    Mcts *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    size_t bytes = tt_bytes_for_mb(mb);
+    /* A quarter for nodes and their slots, the rest for edges. */
+    size_t per_node = sizeof(MctsNode) + 2 * sizeof(uint32_t);
+    size_t cap = bytes / 4 / per_node;
+    if (cap < 64)
+        cap = 64;
+    if (cap > UINT32_MAX / 4)
+        cap = UINT32_MAX / 4;
+    size_t nslots = 1;
+    while (nslots < 2 * cap)
+        nslots <<= 1;
+    size_t ecap = (bytes - bytes / 4) / sizeof(MctsEdge);
+    if (ecap < 1024)
+        ecap = 1024;
+    if (ecap > UINT32_MAX - 1)
+        ecap = UINT32_MAX - 1;
+    t->nodes = malloc(cap * sizeof(MctsNode));
+    t->edges = malloc(ecap * sizeof(MctsEdge));
+    t->slots = calloc(nslots, sizeof(uint32_t));
+    if (!t->nodes || !t->edges || !t->slots) {
+        mcts_free(t);
+        return NULL;
+    }
+    t->cap_nodes = (uint32_t)cap;
+    t->cap_edges = (uint32_t)ecap;
+    t->nslots = nslots;
+    t->rng = 0x6d637473ull;
+    return t;
+}
+
+void mcts_free(Mcts *t)
+{
+    if (!t)
+        return;
+    free(t->nodes);
+    free(t->edges);
+    free(t->slots);
+    free(t);
+}
+
+void mcts_clear(Mcts *t)
+{
+    if (!t)
+        return;
+    memset(t->slots, 0, t->nslots * sizeof(uint32_t));
+    t->nnodes = t->nedges = 0;
+    t->full = 0;
+    t->game = NULL;
+    t->rng = 0x6d637473ull;
+}
+
+/* The node of pos (key k), created when new; NODE_NONE when full. */
+static uint32_t node_get(Mcts *t, const Game *g, const void *pos, Key key)
+{
+    size_t mask = t->nslots - 1;
+    size_t i = tt_index(key, t->nslots);
+    for (;; i = (i + 1) & mask) {
+        uint32_t s = t->slots[i];
+        if (s == 0)
+            break;
+        if (t->nodes[s - 1].key == key)
+            return s - 1;
+    }
+    if (t->nnodes >= t->cap_nodes) {
+        t->full = 1;
+        return NODE_NONE;
+    }
+    uint32_t id = t->nnodes++;
+    MctsNode *n = &t->nodes[id];
+    memset(n, 0, sizeof *n);
+    n->key = key;
+    n->edge = NODE_NONE;
+    n->stm = (uint8_t)g->side_to_move(pos);
+    int r = g->result(pos);
+    if (r != RESULT_NONE) {
+        int sc = search_result_score(r, n->stm, 0);
+        n->proven = sc > 0 ? PROVEN_WIN : sc < 0 ? PROVEN_LOSS : PROVEN_DRAW;
+    }
+    t->slots[i] = id + 1;
+    return id;
+}
+
+static int node_expand(MctsRun *r, MctsNode *n)
+{
+    Mcts *t = r->t;
+    int k = r->g->gen_moves(r->pos, r->moves);
+    if (k <= 0 || (uint64_t)t->nedges + (uint64_t)k > t->cap_edges) {
+        if (k > 0)
+            t->full = 1;
+        return 0;
+    }
+    MctsEdge *e = &t->edges[t->nedges];
+    /* Shuffled, so the unvisited moves are tried in random order. */
+    for (int i = 0; i < k; i++) {
+        int j = (int)rng_below(&t->rng, (uint32_t)(i + 1));
+        e[i] = e[j];
+        e[j].move = r->moves[i];
+        e[j].child = NODE_NONE;
+    }
+    n->edge = t->nedges;
+    n->nedges = (uint32_t)k;
+    t->nedges += (uint32_t)k;
+    return 1;
+}
+
+/* --- values ------------------------------------------------------------ */
+
+/* Proven state of child c as seen by the side to move at parent p. */
+static int proven_for(const MctsNode *p, const MctsNode *c)
+{
+    if (c->proven == PROVEN_NONE || c->proven == PROVEN_DRAW || c->stm == p->stm)
+        return c->proven;
+    return c->proven == PROVEN_WIN ? PROVEN_LOSS : PROVEN_WIN;
+}
+
+/* Mean result of child c for the side to move at parent p. */
+static double q_for(const MctsNode *p, const MctsNode *c)
+{
+    double q = c->visits ? c->value / c->visits : 0.5;
+    return c->stm == p->stm ? q : 1.0 - q;
+}
+
+/* Result for P1 of a proven node. */
+static double proven_result_p1(const MctsNode *n)
+{
+    if (n->proven == PROVEN_DRAW)
+        return 0.5;
+    int win = n->proven == PROVEN_WIN;
+    return (n->stm == SIDE_P1) == win ? 1.0 : 0.0;
+}
+
+/* MCTS-Solver: settle n from its proven children. */
+static void solver_update(Mcts *t, MctsNode *n)
+{
+    if (n->proven || n->edge == NODE_NONE)
+        return;
+    int all = 1, draw = 0, win_d = -1, loss_d = 0;
+    for (uint32_t i = 0; i < n->nedges; i++) {
+        const MctsEdge *e = &t->edges[n->edge + i];
+        if (e->child == NODE_NONE) {
+            all = 0;
+            continue;
+        }
+        const MctsNode *c = &t->nodes[e->child];
+        int pv = proven_for(n, c);
+        if (pv == PROVEN_WIN) {
+            if (win_d < 0 || c->pdist < win_d)
+                win_d = c->pdist;
+        } else if (pv == PROVEN_LOSS) {
+            if (c->pdist > loss_d)
+                loss_d = c->pdist;
+        } else if (pv == PROVEN_DRAW) {
+            draw = 1;
+        } else {
+            all = 0;
+        }
+    }
+    if (win_d >= 0) {
+        n->proven = PROVEN_WIN;
+        n->pdist = (uint16_t)(win_d + 1);
+    } else if (all) {
+        n->proven = draw ? PROVEN_DRAW : PROVEN_LOSS;
+        n->pdist = (uint16_t)(loss_d + 1);
+    }
+}
+
+/* --- the iteration ----------------------------------------------------- */
+
+static uint32_t select_edge(MctsRun *r, const MctsNode *n)
+{
+    Mcts *t = r->t;
+    double logn = log((double)(n->visits > 0 ? n->visits : 1));
+    double best = -1.0;
+    uint32_t pick = n->edge;
+    for (uint32_t i = 0; i < n->nedges; i++) {
+        const MctsEdge *e = &t->edges[n->edge + i];
+        if (e->child == NODE_NONE || t->nodes[e->child].visits == 0)
+            return n->edge + i;
+        const MctsNode *c = &t->nodes[e->child];
+        int pv = proven_for(n, c);
+        if (pv == PROVEN_WIN)
+            return n->edge + i;
+        if (pv == PROVEN_LOSS)
+            continue;
+        double u = q_for(n, c) + r->explore * sqrt(logn / c->visits);
+        if (u > best) {
+            best = u;
+            pick = n->edge + i;
+        }
+    }
+    return pick;
+}
+
+/* Result for P1 of a playout from r->pos, which is changed. */
+static double playout(MctsRun *r)
+{
+    const Game *g = r->g;
+    const GameOptions *opt = r->c->opt;
+    int rule = g->uses_move_rule && opt->move_rule > 0 ? opt->move_rule : 0;
+    for (int ply = 0;; ply++) {
+        int res = g->result(r->pos);
+        if (res != RESULT_NONE)
+            return res == RESULT_P1_WIN ? 1.0 : res == RESULT_P2_WIN ? 0.0 : 0.5;
+        if (rule && g->reversible_plies && g->reversible_plies(r->pos) >= rule)
+            return 0.5;
+        if (ply >= r->cap) {
+            if (r->plain)
+                return 0.5;
+            double v = search_eval(g, r->pos);
+            double p = 1.0 / (1.0 + exp(-v / 400.0));
+            return g->side_to_move(r->pos) == SIDE_P1 ? p : 1.0 - p;
+        }
+        int n = g->gen_moves(r->pos, r->moves);
+        if (n <= 0)
+            return 0.5;
+        Move m;
+        if (!r->plain && g->playout_move)
+            m = g->playout_move(r->pos, r->moves, n, &r->t->rng);
+        else
+            m = r->moves[rng_below(&r->t->rng, (uint32_t)n)];
+        g->make(r->pos, m, r->undo);
+    }
+}
+
+static void mcts_iterate(MctsRun *r, uint32_t root)
+{
+    Mcts *t = r->t;
+    const Game *g = r->g;
+    memcpy(r->pos, r->c->root, g->pos_size);
+    int d = 0;
+    uint32_t cur = root;
+    r->path[0] = root;
+    double res;
+    for (;;) {
+        MctsNode *n = &t->nodes[cur];
+        if (n->proven) {
+            res = proven_result_p1(n);
+            break;
+        }
+        if (d > 0 && r->c->uses_history &&
+            history_draw(g, r->pos, r->c->opt, r->keys, r->nbase + d) == RESULT_DRAW) {
+            res = 0.5;
+            break;
+        }
+        if (n->visits == 0 || d >= MCTS_MAX_PATH - 1 ||
+            (n->edge == NODE_NONE && !node_expand(r, n))) {
+            res = playout(r);
+            break;
+        }
+        MctsEdge *e = &t->edges[select_edge(r, n)];
+        r->keys[r->nbase + d] = n->key;
+        g->make(r->pos, e->move, r->undo);
+        if (e->child == NODE_NONE) {
+            uint32_t ch = node_get(t, g, r->pos, g->key(r->pos));
+            if (ch == NODE_NONE) { /* full: play out without a node */
+                res = playout(r);
+                break;
+            }
+            e->child = ch;
+        }
+        cur = e->child;
+        r->path[++d] = cur;
+    }
+    r->playouts++;
+    r->depth_sum += (uint64_t)d;
+    if (d > r->seldepth)
+        r->seldepth = d;
+    int child_proven = 0;
+    for (int i = d; i >= 0; i--) {
+        MctsNode *n = &t->nodes[r->path[i]];
+        if (child_proven)
+            solver_update(t, n);
+        n->visits++;
+        n->value += (float)(n->stm == SIDE_P1 ? res : 1.0 - res);
+        child_proven = n->proven != PROVEN_NONE;
+    }
+}
+
+/* --- reporting --------------------------------------------------------- */
+
+/* The move to play: a proven win first, else the most visited move that is
+ * not proven lost, else the longest proven loss. */
+static uint32_t best_edge(const Mcts *t, const MctsNode *n)
+{
+    uint32_t pick = NODE_NONE;
+    long best = -1;
+    for (uint32_t i = 0; i < n->nedges; i++) {
+        const MctsEdge *e = &t->edges[n->edge + i];
+        if (e->child == NODE_NONE)
+            continue;
+        const MctsNode *c = &t->nodes[e->child];
+        int pv = proven_for(n, c);
+        long w;
+        if (pv == PROVEN_WIN)
+            w = 4000000000L - c->pdist;
+        else if (pv == PROVEN_LOSS)
+            w = -1000000L + c->pdist;
+        else
+            w = (long)c->visits;
+        if (pick == NODE_NONE || w > best) {
+            best = w;
+            pick = n->edge + i;
+        }
+    }
+    return pick;
+}
+
+static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
+{
+    if (root->proven == PROVEN_WIN)
+        return SCORE_MATE - root->pdist;
+    if (root->proven == PROVEN_LOSS)
+        return -(SCORE_MATE - root->pdist);
+    if (root->proven == PROVEN_DRAW)
+        return 0;
+    if (be == NODE_NONE)
+        return 0;
+    const MctsNode *c = &t->nodes[t->edges[be].child];
+    int pv = proven_for(root, c);
+    if (pv == PROVEN_WIN)
+        return SCORE_MATE - (c->pdist + 1);
+    if (pv == PROVEN_DRAW)
+        return 0;
+    double q = q_for(root, c);
+    if (q < 0.001)
+        q = 0.001;
+    if (q > 0.999)
+        q = 0.999;
+    return (int)lround(400.0 * log10(q / (1.0 - q)));
+}
+
+static void mcts_report(MctsRun *r, uint32_t root, int final)
+{
+    SearchCtx *c = r->c;
+    const Mcts *t = r->t;
+    if (!c->emit)
+        return;
+    Move pv[MCTS_PV_MAX];
+    int npv = 0;
+    const MctsNode *n = &t->nodes[root];
+    uint32_t be = n->edge != NODE_NONE ? best_edge(t, n) : NODE_NONE;
+    int score = root_score(t, n, be);
+    while (npv < MCTS_PV_MAX && n->edge != NODE_NONE) {
+        uint32_t e = best_edge(t, n);
+        if (e == NODE_NONE)
+            break;
+        pv[npv++] = t->edges[e].move;
+        n = &t->nodes[t->edges[e].child];
+    }
+    char line[4096], sc[32], pvs[3072];
+    search_score_str(score, sc, sizeof sc);
+    search_pv_str(c->g, c->root, pv, npv, pvs, sizeof pvs);
+    int64_t ms = timeman_elapsed(&c->tm);
+    uint64_t nps = ms > 0 ? r->playouts * 1000 / (uint64_t)ms : 0;
+    int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
+    uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
+    uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
+    snprintf(line, sizeof line,
+             "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld hashfull %d%s%s",
+             avg, r->seldepth, sc, (unsigned long long)r->playouts,
+             (unsigned long long)nps, (long long)ms, (int)(fn > fe ? fn : fe),
+             pvs[0] ? " pv " : "", pvs);
+    c->emit(c->ectx, line);
+    if (final && (n = &t->nodes[root])->proven) {
+        snprintf(line, sizeof line, "info string solved: %s", sc);
+        c->emit(c->ectx, line);
+    }
+}
+
+/* --- entry point ------------------------------------------------------- */
+
+static int same_game(const Mcts *t, const Game *g, const GameOptions *opt)
+{
+    return t->game == g && memcmp(&t->opt, opt, sizeof *opt) == 0;
+}
+
+Move mcts_go(SearchCtx *c, SearchResult *res)
+{
+    Search *s = c->s;
+    const Game *g = c->g;
+    if (!s->mcts && !(s->mcts = mcts_new(s->hash_mb)) && !(s->mcts = mcts_new(1)))
+        return MOVE_NONE;
+    Mcts *t = s->mcts;
+    /* A tree of another game, or mostly spent, starts afresh. */
+    if (!same_game(t, g, c->opt) || t->full || t->nnodes > t->cap_nodes / 2 ||
+        t->nedges > t->cap_edges / 2)
+        mcts_clear(t);
+    t->game = g;
+    t->opt = *c->opt;
+
+    MctsRun r = {.c = c, .t = t, .g = g, .nbase = c->nprev};
+    r.explore = s->mcts_explore / 100.0;
+    r.plain = s->mcts_policy == MCTS_POLICY_PLAIN;
+    r.cap = s->mcts_playout_cap;
+    r.keys = malloc(((size_t)c->nprev + MCTS_MAX_PATH + 1) * sizeof(Key));
+    r.moves = malloc((size_t)g->max_moves * sizeof(Move));
+    Move best = MOVE_NONE, fallback = MOVE_NONE;
+    if (!r.keys || !r.moves)
+        goto out;
+    if (c->nprev)
+        memcpy(r.keys, c->prev, (size_t)c->nprev * sizeof(Key));
+    int nlegal = g->gen_moves(c->root, r.moves);
+    if (nlegal <= 0)
+        goto out;
+    fallback = r.moves[0];
+
+    uint32_t root = node_get(t, g, c->root, g->key(c->root));
+    if (root == NODE_NONE) {
+        mcts_clear(t);
+        t->game = g;
+        t->opt = *c->opt;
+        root = node_get(t, g, c->root, g->key(c->root));
+    }
+    if (root == NODE_NONE)
+        goto out;
+    /* The root of a new search is never a repetition leaf; a node proven
+     * from another path keeps its value. */
+    const SearchLimits *l = c->limits;
+    uint64_t depth_cap = l->depth > 0 ? 100000ull * (uint64_t)l->depth : 0;
+    int64_t next_report = 1000;
+    for (;;) {
+        if (t->nodes[root].proven)
+            break;
+        mcts_iterate(&r, root);
+        if (search_should_stop(c))
+            break;
+        if (l->nodes && r.playouts >= l->nodes)
+            break;
+        if (l->depth > 0 && (r.depth_sum >= (uint64_t)l->depth * r.playouts || r.playouts >= depth_cap))
+            break;
+        if ((r.playouts & 15) == 0) {
+            if (timeman_soft_over(&c->tm, 1, 1))
+                break;
+            if (c->emit && timeman_elapsed(&c->tm) >= next_report) {
+                mcts_report(&r, root, 0);
+                next_report += 1000;
+            }
+        }
+    }
+    const MctsNode *rn = &t->nodes[root];
+    uint32_t be = rn->edge != NODE_NONE ? best_edge(t, rn) : NODE_NONE;
+    if (be != NODE_NONE)
+        best = t->edges[be].move;
+    if (best != MOVE_NONE && !search_move_legal(g, c->root, best))
+        best = MOVE_NONE;
+    mcts_report(&r, root, 1);
+    if (res) {
+        res->score = root_score(t, rn, be);
+        res->depth = r.playouts ? (int)(r.depth_sum / r.playouts) : 0;
+    }
+out:
+    if (best == MOVE_NONE)
+        best = fallback;
+    if (res) {
+        res->best = best;
+        res->nodes = r.playouts;
+        res->time_ms = timeman_elapsed(&c->tm);
+    }
+    free(r.keys);
+    free(r.moves);
+    return best;
+}

@@ -1,0 +1,82 @@
+/*
+ * search_internal.h -- what the two searchers (ab.c, mcts.c) share with the
+ * front (search.c): the Search object, the context of one search_go() call
+ * and small helpers for scores and info lines.  Not for use outside
+ * engine/search/.
+ */
+#ifndef MORELLI_SEARCH_INTERNAL_H
+#define MORELLI_SEARCH_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "search.h"
+#include "timeman.h"
+#include "tt.h"
+
+enum { ALGO_ALPHABETA = 0, ALGO_MCTS = 1 };
+enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
+
+/* Deepest ply any searcher walks (alpha-beta iterations stop below it). */
+#define MAX_PLY 128
+
+typedef struct Mcts Mcts; /* mcts.c */
+
+struct Search {
+    int algo;          /* ALGO_* */
+    int64_t hash_mb;   /* Hash option */
+    int threads;       /* Threads option (alpha-beta) */
+    int mcts_policy;   /* MCTS_POLICY_* */
+    int mcts_explore;  /* UCT exploration constant, in hundredths */
+    int mcts_playout_cap; /* playout length cap for games that may not end */
+    TT tt;             /* alpha-beta, allocated on first use */
+    Mcts *mcts;        /* MCTS tree, allocated on first use */
+    atomic_int halt;   /* internal stop: time, node limit, helpers' end */
+};
+
+/* One search_go() call. */
+typedef struct SearchCtx {
+    Search *s;
+    const Game *g;
+    const void *root;
+    const GameOptions *opt;
+    const Key *prev;
+    int nprev;
+    const SearchLimits *limits;
+    atomic_int *stop; /* the caller's */
+    SearchEmit emit;
+    void *ectx;
+    TimeManager tm;
+    int root_side;
+    int uses_history; /* repetition or MoveRule can draw */
+} SearchCtx;
+
+Move ab_go(SearchCtx *c, SearchResult *res);
+Move mcts_go(SearchCtx *c, SearchResult *res);
+void mcts_free(Mcts *m);
+void mcts_clear(Mcts *m);
+
+/* Non-zero when the caller or the searcher asked to stop. */
+static inline int search_should_stop(const SearchCtx *c)
+{
+    return atomic_load_explicit(&c->s->halt, memory_order_relaxed) ||
+           (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed));
+}
+
+/* Score of a finished game (RESULT_*) for the side stm, ply plies from the
+ * root: SCORE_MATE - ply for a win, its negation for a loss, 0 a draw. */
+int search_result_score(int result, int stm, int ply);
+/* Static evaluation kept clear of the mate range. */
+int search_eval(const Game *g, const void *pos);
+/* "cp N" or "mate N" (full moves, negative when losing). */
+void search_score_str(int score, char *buf, size_t len);
+/* Moves of pv as text, each in its own position, separated by spaces;
+ * stops at the first move that is not legal. */
+void search_pv_str(const Game *g, const void *pos, const Move *pv, int n, char *buf,
+                   size_t len);
+/* Non-zero when m is a legal move of pos. */
+int search_move_legal(const Game *g, const void *pos, Move m);
+
+#endif

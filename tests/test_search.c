@@ -1,0 +1,528 @@
+/*
+ * Searcher tests on two toy games defined here (so they do not wait for the
+ * real games): take-away Nim (take 1..3 stones, who cannot move loses: a
+ * pile that is a multiple of 4 is lost for the side to move) and
+ * tic-tac-toe (a draw).  Both searchers must find the winning move, report
+ * the proven value, honour the stop flag and node limits, and be
+ * deterministic; the transposition table is tested on its own.
+ * Expected figures live in tests/data/search_toys.txt.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "game.h"
+#include "search/search.h"
+#include "search/tt.h"
+
+/* --- Nim: pile in hand, take 1..3 ------------------------------------- */
+
+typedef struct NimPos {
+    int pile;
+    int stm;
+    Key key;
+} NimPos;
+
+static Key nim_key_of(int pile, int stm)
+{
+    uint64_t s = (uint64_t)pile * 2 + (uint64_t)stm + 1;
+    return rng_next(&s);
+}
+static int nim_init(void *p, const GameOptions *o, char *err, size_t n)
+{
+    (void)o; (void)err; (void)n;
+    NimPos *q = p;
+    q->pile = 21;
+    q->stm = SIDE_P1;
+    q->key = nim_key_of(q->pile, q->stm);
+    return 0;
+}
+static int nim_from_fen(void *p, const char *f, const GameOptions *o, char *err, size_t n)
+{
+    (void)o;
+    int pile;
+    char side;
+    if (sscanf(f, "%d %c", &pile, &side) != 2 || pile < 0 || pile > 200 ||
+        (side != 'a' && side != 'b')) {
+        snprintf(err, n, "bad nim fen");
+        return -1;
+    }
+    NimPos *q = p;
+    q->pile = pile;
+    q->stm = side == 'a' ? SIDE_P1 : SIDE_P2;
+    q->key = nim_key_of(q->pile, q->stm);
+    return 0;
+}
+static void nim_to_fen(const void *p, char *b, size_t n)
+{
+    const NimPos *q = p;
+    snprintf(b, n, "%d %c", q->pile, q->stm == SIDE_P1 ? 'a' : 'b');
+}
+static int nim_gen(const void *p, Move *m)
+{
+    const NimPos *q = p;
+    int k = 0;
+    for (int t = 1; t <= 3 && t <= q->pile; t++)
+        m[k++] = (Move)t;
+    return k;
+}
+static void nim_make(void *p, Move m, void *u)
+{
+    (void)u;
+    NimPos *q = p;
+    q->pile -= (int)m;
+    q->stm ^= 1;
+    q->key = nim_key_of(q->pile, q->stm);
+}
+static void nim_unmake(void *p, Move m, const void *u)
+{
+    (void)u;
+    NimPos *q = p;
+    q->pile += (int)m;
+    q->stm ^= 1;
+    q->key = nim_key_of(q->pile, q->stm);
+}
+static int nim_stm(const void *p) { return ((const NimPos *)p)->stm; }
+static int nim_result(const void *p)
+{
+    const NimPos *q = p;
+    if (q->pile > 0)
+        return RESULT_NONE;
+    return q->stm == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN;
+}
+static Key nim_key(const void *p) { return ((const NimPos *)p)->key; }
+static int nim_eval(const void *p) { (void)p; return 0; }
+static int nim_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
+static int nim_mstr(const void *p, Move m, char *b, size_t n)
+{
+    (void)p;
+    return snprintf(b, n, "t%u", (unsigned)m);
+}
+static void nim_print(const void *p, FILE *o, int a) { (void)a; fprintf(o, "%d\n", ((const NimPos *)p)->pile); }
+
+static const Game toy_nim = {
+    .name = "nim", .pos_size = sizeof(NimPos), .undo_size = 1, .max_moves = 3,
+    .init = nim_init, .from_fen = nim_from_fen, .to_fen = nim_to_fen, .gen_moves = nim_gen,
+    .make = nim_make, .unmake = nim_unmake, .side_to_move = nim_stm, .result = nim_result,
+    .key = nim_key, .key_from_scratch = nim_key, .evaluate = nim_eval,
+    .move_is_noisy = nim_noisy, .move_to_str = nim_mstr, .print = nim_print,
+};
+
+/* --- tic-tac-toe ------------------------------------------------------ */
+
+typedef struct TttPos {
+    uint8_t cell[9]; /* 0 empty, 1 p1, 2 p2 */
+    uint8_t stm;
+    Key key;
+} TttPos;
+
+static Key ttt_z(int cell, int who)
+{
+    uint64_t s = 1000 + (uint64_t)cell * 3 + (uint64_t)who;
+    return rng_next(&s);
+}
+static Key ttt_scratch(const void *p)
+{
+    const TttPos *q = p;
+    Key k = q->stm ? ttt_z(9, 0) : 0;
+    for (int i = 0; i < 9; i++)
+        if (q->cell[i])
+            k ^= ttt_z(i, q->cell[i]);
+    return k;
+}
+static int ttt_init(void *p, const GameOptions *o, char *err, size_t n)
+{
+    (void)o; (void)err; (void)n;
+    memset(p, 0, sizeof(TttPos));
+    return 0;
+}
+static int ttt_from_fen(void *p, const char *f, const GameOptions *o, char *err, size_t n)
+{
+    (void)o;
+    TttPos q;
+    memset(&q, 0, sizeof q);
+    if (strlen(f) != 11 || f[9] != ' ' || (f[10] != 'x' && f[10] != 'o')) {
+        snprintf(err, n, "bad ttt fen");
+        return -1;
+    }
+    for (int i = 0; i < 9; i++)
+        q.cell[i] = f[i] == 'x' ? 1 : f[i] == 'o' ? 2 : 0;
+    q.stm = f[10] == 'x' ? SIDE_P1 : SIDE_P2;
+    q.key = ttt_scratch(&q);
+    memcpy(p, &q, sizeof q);
+    return 0;
+}
+static void ttt_to_fen(const void *p, char *b, size_t n)
+{
+    const TttPos *q = p;
+    char s[12];
+    for (int i = 0; i < 9; i++)
+        s[i] = ".xo"[q->cell[i]];
+    s[9] = ' ';
+    s[10] = q->stm ? 'o' : 'x';
+    s[11] = 0;
+    snprintf(b, n, "%s", s);
+}
+static int ttt_line(const TttPos *q)
+{
+    static const int L[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+    for (int i = 0; i < 8; i++)
+        if (q->cell[L[i][0]] && q->cell[L[i][0]] == q->cell[L[i][1]] &&
+            q->cell[L[i][1]] == q->cell[L[i][2]])
+            return q->cell[L[i][0]];
+    return 0;
+}
+static int ttt_result(const void *p)
+{
+    const TttPos *q = p;
+    int w = ttt_line(q);
+    if (w)
+        return w == 1 ? RESULT_P1_WIN : RESULT_P2_WIN;
+    for (int i = 0; i < 9; i++)
+        if (!q->cell[i])
+            return RESULT_NONE;
+    return RESULT_DRAW;
+}
+static int ttt_gen(const void *p, Move *m)
+{
+    const TttPos *q = p;
+    int k = 0;
+    for (int i = 0; i < 9; i++)
+        if (!q->cell[i])
+            m[k++] = (Move)(i + 1);
+    return k;
+}
+static void ttt_make(void *p, Move m, void *u)
+{
+    (void)u;
+    TttPos *q = p;
+    q->cell[m - 1] = (uint8_t)(q->stm + 1);
+    q->key ^= ttt_z((int)m - 1, q->stm + 1) ^ ttt_z(9, 0);
+    q->stm ^= 1;
+}
+static void ttt_unmake(void *p, Move m, const void *u)
+{
+    (void)u;
+    TttPos *q = p;
+    q->stm ^= 1;
+    q->cell[m - 1] = 0;
+    q->key ^= ttt_z((int)m - 1, q->stm + 1) ^ ttt_z(9, 0);
+}
+static int ttt_stm(const void *p) { return ((const TttPos *)p)->stm; }
+static Key ttt_key(const void *p) { return ((const TttPos *)p)->key; }
+static int ttt_eval(const void *p)
+{
+    const TttPos *q = p;
+    int v = q->cell[4] == 1 ? 10 : q->cell[4] == 2 ? -10 : 0;
+    return q->stm == SIDE_P1 ? v : -v;
+}
+static int ttt_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
+static int ttt_mstr(const void *p, Move m, char *b, size_t n)
+{
+    (void)p;
+    return snprintf(b, n, "c%u", (unsigned)m);
+}
+static void ttt_print(const void *p, FILE *o, int a)
+{
+    (void)a;
+    char f[16];
+    ttt_to_fen(p, f, sizeof f);
+    fprintf(o, "%s\n", f);
+}
+
+static const Game toy_ttt = {
+    .name = "ttt", .pos_size = sizeof(TttPos), .undo_size = 1, .max_moves = 9,
+    .init = ttt_init, .from_fen = ttt_from_fen, .to_fen = ttt_to_fen, .gen_moves = ttt_gen,
+    .make = ttt_make, .unmake = ttt_unmake, .side_to_move = ttt_stm, .result = ttt_result,
+    .key = ttt_key, .key_from_scratch = ttt_scratch, .evaluate = ttt_eval,
+    .move_is_noisy = ttt_noisy, .move_to_str = ttt_mstr, .print = ttt_print,
+};
+
+/* --- helpers ---------------------------------------------------------- */
+
+static const Game *toy_by_name(const char *name)
+{
+    if (strcmp(name, "nim") == 0)
+        return &toy_nim;
+    if (strcmp(name, "ttt") == 0)
+        return &toy_ttt;
+    return game_by_name(name);
+}
+
+typedef struct Lines {
+    char buf[64][1024];
+    int n;
+} Lines;
+
+static void collect(void *ctx, const char *line)
+{
+    Lines *l = ctx;
+    if (l->n < 64)
+        snprintf(l->buf[l->n++], sizeof l->buf[0], "%s", line);
+}
+
+static Search *new_search(const char *algo, const char *hash)
+{
+    Search *s = search_new();
+    char err[128];
+    assert_non_null(s);
+    assert_int_equal(search_setoption(s, "Hash", hash, err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "Search", algo, err, sizeof err), 0);
+    return s;
+}
+
+/* The score token of the last info line with a score, e.g. "mate 3". */
+static void last_score(const Lines *l, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; i < l->n; i++) {
+        const char *p = strstr(l->buf[i], " score ");
+        if (p) {
+            char kind[8];
+            int v;
+            if (sscanf(p, " score %7s %d", kind, &v) == 2)
+                snprintf(out, len, "%s %d", kind, v);
+        }
+    }
+}
+
+/*
+ * tests/data/search_toys.txt: one case a line,
+ *   <game> | <fen> | <searcher> | <limit> | <expected move or *> | <expected score or *>
+ * where limit is "depth N", "nodes N" or "movetime N", and the score is the
+ * info line's "cp N" / "mate N" (any cp when '*').
+ */
+static void run_case_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    int cases = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *field[6];
+        int k = 0;
+        for (char *tok = strtok(line, "|\n"); tok && k < 6; tok = strtok(NULL, "|\n")) {
+            while (*tok == ' ')
+                tok++;
+            char *e = tok + strlen(tok);
+            while (e > tok && e[-1] == ' ')
+                *--e = 0;
+            field[k++] = tok;
+        }
+        assert_int_equal(k, 6);
+        const Game *g = toy_by_name(field[0]);
+        assert_non_null(g);
+        GameOptions opt;
+        game_options_default(&opt);
+        unsigned char pos[POS_MAX_BYTES];
+        char err[256];
+        if (g->from_fen(pos, field[1], &opt, err, sizeof err) != 0)
+            fail_msg("%s: %s: %s", field[0], field[1], err);
+        Search *s = new_search(field[2], "4");
+        SearchLimits lim;
+        search_limits_init(&lim);
+        char kind[16];
+        long long v;
+        assert_int_equal(sscanf(field[3], "%15s %lld", kind, &v), 2);
+        if (strcmp(kind, "depth") == 0)
+            lim.depth = (int)v;
+        else if (strcmp(kind, "nodes") == 0)
+            lim.nodes = (uint64_t)v;
+        else
+            lim.movetime = v;
+        atomic_int stop;
+        atomic_init(&stop, 0);
+        Lines *out = calloc(1, sizeof *out);
+        assert_non_null(out);
+        Move m = search_go(s, g, pos, &opt, NULL, 0, &lim, &stop, collect, out, NULL);
+        char text[MOVE_STR_MAX], sc[32];
+        game_move_str(g, pos, m, text, sizeof text);
+        last_score(out, sc, sizeof sc);
+        if (strcmp(field[4], "*") != 0 && strcmp(field[4], text) != 0)
+            fail_msg("%s %s (%s): move %s, expected %s", field[0], field[1], field[2], text,
+                     field[4]);
+        if (strcmp(field[5], "*") != 0 && strcmp(field[5], sc) != 0)
+            fail_msg("%s %s (%s): score %s, expected %s", field[0], field[1], field[2], sc,
+                     field[5]);
+        free(out);
+        search_free(s);
+        cases++;
+    }
+    fclose(f);
+    assert_true(cases > 0);
+}
+
+static void test_toy_cases(void **state)
+{
+    (void)state;
+    run_case_file("tests/data/search_toys.txt");
+}
+
+/* --- transposition table ---------------------------------------------- */
+
+static void test_tt_store_probe(void **state)
+{
+    (void)state;
+    TT t = {0};
+    assert_int_equal(tt_resize(&t, 1), 0);
+    TTHit h;
+    Key k = 0x123456789abcdef0ull;
+    assert_int_equal(tt_probe(&t, k, 0, &h), 0);
+    tt_store(&t, k, 0, 77, -123, 5, TT_EXACT, 0);
+    assert_int_equal(tt_probe(&t, k, 0, &h), 1);
+    assert_int_equal(h.move, 77);
+    assert_int_equal(h.score, -123);
+    assert_int_equal(h.depth, 5);
+    assert_int_equal(h.bound, TT_EXACT);
+    assert_int_equal(h.proven, 0);
+    assert_int_equal(tt_probe(&t, k ^ 1, 0, &h), 0);
+
+    /* A win 3 plies below a node at ply 4 (root score SCORE_MATE - 7) is
+     * read back at ply 2 as SCORE_MATE - 5. */
+    Key km = 0x0fedcba987654321ull;
+    tt_store(&t, km, 4, 9, SCORE_MATE - 7, 3, TT_LOWER, 1);
+    assert_int_equal(tt_probe(&t, km, 2, &h), 1);
+    assert_int_equal(h.score, SCORE_MATE - 5);
+    assert_int_equal(h.proven, 1);
+    assert_int_equal(h.bound, TT_LOWER);
+    tt_store(&t, km, 4, 9, -(SCORE_MATE - 7), 3, TT_UPPER, 1);
+    assert_int_equal(tt_probe(&t, km, 6, &h), 1);
+    assert_int_equal(h.score, -(SCORE_MATE - 9));
+
+    /* Same key, no move: the old move stays. */
+    tt_store(&t, k, 0, MOVE_NONE, 50, 6, TT_EXACT, 0);
+    assert_int_equal(tt_probe(&t, k, 0, &h), 1);
+    assert_int_equal(h.move, 77);
+    assert_int_equal(h.depth, 6);
+
+    /* Replacement: fill one bucket with TT_BUCKET keys of different depth,
+     * then a fifth key evicts the shallowest. */
+    tt_clear(&t);
+    Key keys[TT_BUCKET + 1];
+    int found = 0;
+    size_t want = tt_index(1, t.nbuckets);
+    for (uint64_t x = 2; found < TT_BUCKET + 1; x++) {
+        uint64_t s = x;
+        Key c = rng_next(&s);
+        if (tt_index(c, t.nbuckets) == want)
+            keys[found++] = c;
+    }
+    for (int i = 0; i < TT_BUCKET; i++)
+        tt_store(&t, keys[i], 0, (Move)(i + 1), i, 10 + i, TT_EXACT, 0);
+    tt_store(&t, keys[TT_BUCKET], 0, 99, 0, 1, TT_EXACT, 0);
+    assert_int_equal(tt_probe(&t, keys[0], 0, &h), 0); /* depth 10 went */
+    for (int i = 1; i <= TT_BUCKET; i++)
+        assert_int_equal(tt_probe(&t, keys[i], 0, &h), 1);
+    /* An old deep entry loses to a new shallow one once it has aged. */
+    for (int a = 0; a < 3; a++)
+        tt_new_search(&t);
+    Key fresh[1] = {0};
+    for (uint64_t x = 1ull << 40; !fresh[0]; x++) {
+        uint64_t s = x;
+        Key c = rng_next(&s);
+        if (tt_index(c, t.nbuckets) == want && c != keys[0])
+            fresh[0] = c;
+    }
+    tt_store(&t, fresh[0], 0, 5, 0, 1, TT_EXACT, 0);
+    assert_int_equal(tt_probe(&t, fresh[0], 0, &h), 1);
+    assert_int_equal(tt_probe(&t, keys[TT_BUCKET], 0, &h), 0); /* the aged depth-1 went */
+    assert_in_range(tt_hashfull(&t), 0, 1000);
+    tt_free(&t);
+}
+
+/* --- behaviour -------------------------------------------------------- */
+
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    const char *algos[] = {"alphabeta", "mcts"};
+    for (int a = 0; a < 2; a++) {
+        Search *s = new_search(algos[a], "4");
+        unsigned char pos[POS_MAX_BYTES];
+        char err[64];
+        GameOptions opt;
+        game_options_default(&opt);
+        assert_int_equal(toy_ttt.init(pos, &opt, err, sizeof err), 0);
+        SearchLimits lim;
+        search_limits_init(&lim); /* no limit at all: only stop ends it */
+        atomic_int stop;
+        atomic_init(&stop, 1);
+        SearchResult r;
+        Move m = search_go(s, &toy_ttt, pos, &opt, NULL, 0, &lim, &stop, NULL, NULL, &r);
+        assert_true(m >= 1 && m <= 9);
+        search_free(s);
+    }
+}
+
+static void test_node_limit_and_determinism(void **state)
+{
+    (void)state;
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES];
+    char err[64];
+    assert_int_equal(toy_nim.from_fen(pos, "150 a", &opt, err, sizeof err), 0);
+    SearchResult r1, r2;
+    SearchLimits lim;
+    search_limits_init(&lim);
+    lim.depth = 12;
+    Search *s = new_search("alphabeta", "4");
+    search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r1);
+    search_clear(s);
+    search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r2);
+    assert_true(r1.nodes > 0);
+    assert_true(r1.nodes == r2.nodes);
+    assert_int_equal(r1.best, r2.best);
+    assert_int_equal(r1.depth, 12);
+
+    search_limits_init(&lim);
+    lim.nodes = 50;
+    search_clear(s);
+    search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r1);
+    assert_true(r1.best >= 1 && r1.best <= 3);
+    assert_true(r1.nodes <= 50);
+    search_free(s);
+
+    s = new_search("mcts", "4");
+    search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r1);
+    assert_true(r1.best >= 1 && r1.best <= 3);
+    assert_true(r1.nodes == 50);
+    search_free(s);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    Search *s = search_new();
+    char err[128];
+    assert_int_equal(search_setoption(s, "hash", "2", err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "Hash", "0", err, sizeof err), -1);
+    assert_int_equal(search_setoption(s, "Hash", "12x", err, sizeof err), -1);
+    assert_int_equal(search_setoption(s, "Threads", "65", err, sizeof err), -1);
+    assert_int_equal(search_setoption(s, "Search", "minimax", err, sizeof err), -1);
+    assert_int_equal(search_setoption(s, "search", "MCTS", err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "MCTSPolicy", "plain", err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "Nope", "1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "Nope"));
+    search_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tt_store_probe),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_toy_cases),
+        cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_node_limit_and_determinism),
+    };
+    return cmocka_run_group_tests_name("search", tests, NULL, NULL);
+}
