@@ -496,8 +496,8 @@ static Move *legal_moves(const Game *g, const void *pos, int *n)
     return moves;
 }
 
-/* Runs the job, checks the move is legal and prints bestmove. */
-static void run_job(Engine *e)
+/* Runs the job and checks the move is legal; the bestmove line into line. */
+static void run_job(Engine *e, char *line, size_t len)
 {
     SearchResult res;
     memset(&res, 0, sizeof res);
@@ -518,14 +518,18 @@ static void run_job(Engine *e)
     char text[MOVE_STR_MAX];
     game_move_str(e->job_game, e->job_pos, n > 0 ? best : MOVE_NONE, text, sizeof text);
     free(moves);
-    say(e, "bestmove %s", text);
+    snprintf(line, len, "bestmove %s", text);
 }
 
 static void *search_thread(void *arg)
 {
     Engine *e = arg;
-    run_job(e);
+    char line[MOVE_STR_MAX + 16];
+    run_job(e, line, sizeof line);
+    /* Done before the bestmove line leaves: whoever reads it may send go at
+     * once, and must find the searcher free (search_busy joins us). */
     atomic_store(&e->done, 1);
+    say(e, "%s", line);
     return NULL;
 }
 
@@ -819,7 +823,9 @@ static int cmd_go(Engine *e, char **tok, int n)
         e->job_limits.time[0] = e->job_limits.time[1] = -1;
         e->job_limits.depth = 1;
         e->job_limits.nodes = 1000;
-        run_job(e);
+        char line[MOVE_STR_MAX + 16];
+        run_job(e, line, sizeof line);
+        say(e, "%s", line);
         free(e->job_keys);
         e->job_keys = NULL;
         return UGI_OK;
