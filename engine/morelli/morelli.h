@@ -1,0 +1,206 @@
+/*
+ * morelli.h -- private to engine/morelli/: the position, the tables and the
+ * move layout shared by the rules (morelli.c) and the evaluation (eval.c).
+ * Nothing outside this folder includes it; the game is used only through
+ * `game_morelli` (game.h).
+ *
+ * Board.  An N x N board (N = 9, 11, 13) has its cells numbered
+ * idx = rank * N + file (a1 = 0, b1 = 1, ..., rank and file from 0), so
+ * increasing index means "rank, then file": the canonical order of the
+ * notation.  A set of cells is a Bits: 3 x 64 = 192 bits, enough for 169.
+ *
+ * Bands.  band(cell) = Chebyshev distance from the centre; band 0 is the
+ * Throne, band (N-1)/2 the outer ring.  Orbits: the four cells (x,y),
+ * (-y,x), (-x,-y), (y,-x) in centre coordinates.
+ *
+ * Directions 0..7: E, NE, N, NW, W, SW, S, SE.  Directions 0..3 raise the
+ * index (first stone along a ray = lowest bit), 4..7 lower it (highest
+ * bit); d ^ 4 is the opposite direction.
+ *
+ * Tables (MoTables, one per board size) are filled once by
+ * morelli_tables_init() (pthread_once) and then only read:
+ *   ray[c][d]   the cells beyond c in direction d up to the edge,
+ *   inner[b]    the cells of bands 1 .. b-1 (where a stone of band b may
+ *               land; the Throne is never a destination),
+ *   orbit[c]    the 4 cells of c's orbit,
+ *   cap[c][d]   the neighbour s = c + d when c + 2d is also on the board
+ *               (a custodian capture at c in direction d takes s), else -1.
+ */
+#ifndef MORELLI_MORELLI_MORELLI_H
+#define MORELLI_MORELLI_MORELLI_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+#define MO_MAXN 13
+#define MO_CELLS 169
+#define MO_DIRS 8
+
+typedef struct Bits {
+    uint64_t w[3];
+} Bits;
+
+typedef struct MoTables {
+    int n, cells, centre, ring, outer_band;
+    int delta[MO_DIRS];          /* index step of each direction */
+    uint8_t band[MO_CELLS];
+    uint8_t opposite[MO_CELLS];  /* point reflection through the Throne */
+    int16_t cap[MO_CELLS][MO_DIRS];
+    Bits ray[MO_CELLS][MO_DIRS];
+    Bits inner[8];
+    Bits band_mask[8];
+    Bits orbit[MO_CELLS];
+    Bits board;                  /* all cells of the board */
+    Bits ring_mask;              /* the outer ring */
+    Bits throne;                 /* the centre cell alone */
+} MoTables;
+
+extern MoTables morelli_tables[3];
+/* Zobrist keys: a stone of side s on cell c, a king of side s on the
+ * Throne, White to move. */
+extern Key morelli_zob_stone[2][MO_CELLS];
+extern Key morelli_zob_king[2];
+extern Key morelli_zob_white;
+
+void morelli_tables_init(void);
+
+/*
+ * The position (64 bytes, memcpy-able, no hidden padding).
+ * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
+ * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
+ * count = stones on the board; count < ring means the placement phase.
+ */
+typedef struct MoPos {
+    Bits stones[2];
+    Key key;
+    uint8_t n;       /* board size */
+    uint8_t sz;      /* index of the tables: 0 = 9, 1 = 11, 2 = 13 */
+    uint8_t stm;     /* SIDE_P1 (Black) or SIDE_P2 (White) */
+    uint8_t throne;  /* 0, 1 + side of the king on the Throne */
+    uint8_t ruleset; /* RULESET_STANDARD or RULESET_CLASSIC */
+    uint8_t pairs;   /* placement phase by pairs (1) or single stones (0) */
+    uint8_t count;   /* stones on the board */
+    uint8_t ring;    /* cells of the outer ring: 4 (N - 1) */
+} MoPos;
+
+_Static_assert(sizeof(MoPos) == 64, "MoPos has no padding");
+
+/*
+ * Move layout (32 bits):
+ *   bits  0..7   to: the landing cell, or the cell of a placement
+ *   bits  8..15  from: the cell the stone leaves (0 for a placement)
+ *   bits 16..23  captures: bit d set = the stone next to `to` in direction
+ *                d changes colour (standard: all captures, filled by the
+ *                generator; classic: the ones this move takes)
+ *   bit  24      the move enthrones the mover's king
+ *   bit  30      placement (so that a placement on a1 is not MOVE_NONE)
+ * A sliding move has from != to, so it is never 0 either.
+ */
+#define MO_TO(m) ((int)((m)&0xFFu))
+#define MO_FROM(m) ((int)(((m) >> 8) & 0xFFu))
+#define MO_CAPS(m) ((unsigned)(((m) >> 16) & 0xFFu))
+#define MO_ENTHRONE (1u << 24)
+#define MO_PLACE (1u << 30)
+#define MO_MAKE(from, to, caps) \
+    ((Move)(unsigned)(to) | ((Move)(unsigned)(from) << 8) | ((Move)(unsigned)(caps) << 16))
+
+/* Bit helpers. */
+static inline int bits_test(const Bits *b, int i)
+{
+    return (int)((b->w[i >> 6] >> (i & 63)) & 1u);
+}
+static inline void bits_set(Bits *b, int i)
+{
+    b->w[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+static inline void bits_clear(Bits *b, int i)
+{
+    b->w[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+static inline void bits_flip(Bits *b, int i)
+{
+    b->w[i >> 6] ^= (uint64_t)1 << (i & 63);
+}
+static inline int bits_any(const Bits *b)
+{
+    return (b->w[0] | b->w[1] | b->w[2]) != 0;
+}
+static inline int bits_count(const Bits *b)
+{
+    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) +
+           __builtin_popcountll(b->w[2]);
+}
+static inline Bits bits_and(Bits a, Bits b)
+{
+    return (Bits){{a.w[0] & b.w[0], a.w[1] & b.w[1], a.w[2] & b.w[2]}};
+}
+static inline Bits bits_or(Bits a, Bits b)
+{
+    return (Bits){{a.w[0] | b.w[0], a.w[1] | b.w[1], a.w[2] | b.w[2]}};
+}
+static inline Bits bits_andnot(Bits a, Bits b)
+{
+    return (Bits){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2]}};
+}
+/* Index of the lowest set bit of a non-empty set. */
+static inline int bits_lowest(const Bits *b)
+{
+    if (b->w[0])
+        return __builtin_ctzll(b->w[0]);
+    if (b->w[1])
+        return 64 + __builtin_ctzll(b->w[1]);
+    return 128 + __builtin_ctzll(b->w[2]);
+}
+static inline int bits_highest(const Bits *b)
+{
+    if (b->w[2])
+        return 191 - __builtin_clzll(b->w[2]);
+    if (b->w[1])
+        return 127 - __builtin_clzll(b->w[1]);
+    return 63 - __builtin_clzll(b->w[0]);
+}
+/* Removes and returns the lowest set bit of a non-empty set. */
+static inline int bits_pop(Bits *b)
+{
+    for (int k = 0; k < 3; k++)
+        if (b->w[k]) {
+            int i = __builtin_ctzll(b->w[k]);
+            b->w[k] &= b->w[k] - 1;
+            return k * 64 + i;
+        }
+    return -1;
+}
+
+static inline const MoTables *mo_tables(const MoPos *p)
+{
+    return &morelli_tables[p->sz];
+}
+/* Every occupied cell: both colours, and the Throne when a king sits there. */
+static inline Bits mo_occupied(const MoPos *p)
+{
+    Bits o = bits_or(p->stones[0], p->stones[1]);
+    if (p->throne)
+        o = bits_or(o, mo_tables(p)->throne);
+    return o;
+}
+static inline int mo_placing(const MoPos *p)
+{
+    return p->count < p->ring;
+}
+
+/* The cells a stone on `from` can reach (any side; occ = mo_occupied). */
+Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
+/* Mask of the directions in which a stone of side s landing on `to` of
+ * p (with from vacated) captures. */
+unsigned morelli_captures(const MoPos *p, int s, int to);
+/* Legal moves of p into moves[]; the count. */
+int morelli_gen(const MoPos *p, Move *moves);
+/* Number of legal moves (cheap in standard play). */
+int morelli_count(const MoPos *p);
+
+/* eval.c */
+int morelli_evaluate(const void *pos);
+Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * Morelli: the reference perft of RULES.md, the game's own perft against
+ * perft_generic, FEN round trips and rejections, start positions, and
+ * random-game invariants for every board size, ruleset and setup.
+ * Expected values live in tests/data/morelli_*.txt.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "game.h"
+#include "perft.h"
+
+static const Game *G = &game_morelli;
+
+static int sanitized(void)
+{
+    const char *s = getenv("MORELLI_SANITIZE");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+static const char *ruleset_names[] = {"standard", "classic"};
+static const char *setup_names[] = {"adjacent", "facing", "random", "free", "pairs"};
+
+static int lookup(const char *w, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(w, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* "<ruleset> <setup>" into opt; 0 or -1. */
+static int parse_opts(const char *s, GameOptions *opt)
+{
+    char r[32], st[32];
+    game_options_default(opt);
+    if (sscanf(s, "%31s %31s", r, st) != 2)
+        return -1;
+    opt->ruleset = lookup(r, ruleset_names, 2);
+    opt->setup = lookup(st, setup_names, 5);
+    return opt->ruleset < 0 || opt->setup < 0 ? -1 : 0;
+}
+
+static int skip_line(const char *line)
+{
+    return line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0';
+}
+
+/* ---- the reference perft ------------------------------------------------ */
+
+static void test_perft_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/morelli_perft.txt", "r");
+    assert_non_null(f);
+    char line[256], r[32], st[32], err[256];
+    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (skip_line(line))
+            continue;
+        int size, depth;
+        unsigned long long want;
+        assert_int_equal(sscanf(line, "%d %31s %31s %d %llu", &size, r, st, &depth, &want), 5);
+        GameOptions opt;
+        game_options_default(&opt);
+        opt.board_size = size;
+        opt.ruleset = lookup(r, ruleset_names, 2);
+        opt.setup = lookup(st, setup_names, 5);
+        assert_true(opt.ruleset >= 0 && opt.setup >= 0);
+        assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+        memcpy(copy, pos, G->pos_size);
+        if (sanitized() && want > 10000000ull)
+            continue;
+        uint64_t got = perft(G, pos, depth, 1);
+        if (got != want)
+            print_error("%s", line);
+        assert_int_equal(got, want);
+        /* every leaf made, and the generic walk, where it is cheap */
+        if (want <= (sanitized() ? 300000ull : 6000000ull)) {
+            assert_int_equal(perft(G, pos, depth, 0), want);
+            if (want <= 300000ull)
+                assert_int_equal(perft_generic(G, pos, depth, 0), want);
+        }
+        assert_memory_equal(pos, copy, G->pos_size);
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows >= 20);
+}
+
+/* ---- FENs ----------------------------------------------------------------- */
+
+static void test_fens_and_fast_perft(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/morelli_fens.txt", "r");
+    assert_non_null(f);
+    char line[1024], err[256], fen[FEN_MAX];
+    unsigned char pos[POS_MAX_BYTES];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (skip_line(line))
+            continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *bar = strchr(line, '|');
+        assert_non_null(bar);
+        GameOptions opt;
+        *bar = '\0';
+        assert_int_equal(parse_opts(line, &opt), 0);
+        const char *want = bar + 2;
+        if (G->from_fen(pos, want, &opt, err, sizeof err) != 0)
+            print_error("rejected %s: %s\n", want, err);
+        G->to_fen(pos, fen, sizeof fen);
+        assert_string_equal(fen, want);
+        assert_true(G->key(pos) == G->key_from_scratch(pos));
+        int depth = sanitized() ? 1 : 2;
+        for (int d = 1; d <= depth; d++) {
+            uint64_t g = perft_generic(G, pos, d, 0);
+            assert_int_equal(perft(G, pos, d, 1), g);
+            assert_int_equal(perft(G, pos, d, 0), g);
+        }
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 10);
+}
+
+static void test_bad_fens(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/morelli_badfens.txt", "r");
+    assert_non_null(f);
+    char line[1024], err[256];
+    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+    GameOptions def;
+    game_options_default(&def);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *bar = strchr(line, '|');
+        if (!bar)
+            continue;
+        *bar = '\0';
+        char *fen = bar + 1;
+        if (*fen == ' ')
+            fen++;
+        GameOptions opt = def;
+        char *bar2 = strchr(fen, '|');
+        if (bar2) {
+            *bar2 = '\0';
+            if (strstr(bar2 + 1, "pairs"))
+                opt.setup = SETUP_PAIRS;
+        }
+        assert_int_equal(G->init(pos, &def, err, sizeof err), 0);
+        memcpy(copy, pos, G->pos_size);
+        err[0] = '\0';
+        int rc = G->from_fen(pos, fen, &opt, err, sizeof err);
+        if (rc != -1)
+            print_error("accepted (%s): '%s'\n", line, fen);
+        assert_int_equal(rc, -1);
+        assert_true(strlen(err) > 5);
+        assert_memory_equal(pos, copy, G->pos_size);
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 20);
+    /* a NULL fen too */
+    assert_int_equal(G->from_fen(pos, NULL, &def, err, sizeof err), -1);
+}
+
+/* ---- start positions ------------------------------------------------------- */
+
+static void test_setups(void **state)
+{
+    (void)state;
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char a[POS_MAX_BYTES], b[POS_MAX_BYTES];
+    char err[256], fa[FEN_MAX], fb[FEN_MAX];
+    /* the adjacent start as RULES.md writes it */
+    assert_int_equal(G->init(a, &opt, err, sizeof err), 0);
+    G->to_fen(a, fa, sizeof fa);
+    assert_string_equal(
+        fa, "bwwwwwwwwwwww/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/bbbbbbbbbbbbw b");
+    /* random: same seed same board, another seed another board, and every
+     * outer cell faces an adverse stone */
+    opt.setup = SETUP_RANDOM;
+    for (int size = 9; size <= 13; size += 2) {
+        opt.board_size = size;
+        int differ = 0;
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            opt.setup_seed = seed;
+            assert_int_equal(G->init(a, &opt, err, sizeof err), 0);
+            assert_int_equal(G->init(b, &opt, err, sizeof err), 0);
+            assert_memory_equal(a, b, G->pos_size);
+            G->to_fen(a, fa, sizeof fa);
+            opt.setup_seed = seed + 100;
+            assert_int_equal(G->init(b, &opt, err, sizeof err), 0);
+            G->to_fen(b, fb, sizeof fb);
+            differ += strcmp(fa, fb) != 0;
+            /* the opposite of each cell: read the board from the FEN rows */
+            char cells[13][13];
+            const char *s = fa;
+            for (int r = size - 1; r >= 0; r--) {
+                int c = 0;
+                for (; *s && *s != '/' && *s != ' '; s++) {
+                    if (*s >= '0' && *s <= '9') {
+                        int k = (int)strtol(s, (char **)&s, 10);
+                        s--;
+                        while (k--)
+                            cells[r][c++] = '.';
+                    } else {
+                        cells[r][c++] = *s;
+                    }
+                }
+                s++;
+            }
+            int ring = 0;
+            for (int r = 0; r < size; r++)
+                for (int c = 0; c < size; c++) {
+                    char x = cells[r][c], y = cells[size - 1 - r][size - 1 - c];
+                    if (r == 0 || c == 0 || r == size - 1 || c == size - 1) {
+                        assert_true((x == 'b' && y == 'w') || (x == 'w' && y == 'b'));
+                        ring++;
+                    } else {
+                        assert_int_equal(x, '.');
+                    }
+                }
+            assert_int_equal(ring, 4 * (size - 1));
+        }
+        assert_true(differ >= 5);
+    }
+    /* bad options */
+    game_options_default(&opt);
+    opt.board_size = 10;
+    assert_int_equal(G->init(a, &opt, err, sizeof err), -1);
+    game_options_default(&opt);
+    opt.setup = 7;
+    assert_int_equal(G->init(a, &opt, err, sizeof err), -1);
+}
+
+/* ---- random games ----------------------------------------------------------- */
+
+static int limit_for(int size)
+{
+    FILE *f = fopen("tests/data/morelli_limits.txt", "r");
+    assert_non_null(f);
+    char line[128];
+    int s, l, out = -1;
+    while (fgets(line, sizeof line, f))
+        if (!skip_line(line) && sscanf(line, "%d %d", &s, &l) == 2 && s == size)
+            out = l;
+    fclose(f);
+    assert_true(out > 0);
+    return out;
+}
+
+/* Colour of every cell from the FEN: 'b', 'w', or '.' (kings count as '.'). */
+static void fen_cells(const char *fen, int size, char *cells)
+{
+    const char *s = fen;
+    for (int r = size - 1; r >= 0; r--) {
+        int c = 0;
+        while (*s && *s != '/' && *s != ' ') {
+            if (*s >= '0' && *s <= '9') {
+                char *e;
+                long k = strtol(s, &e, 10);
+                s = e;
+                while (k-- > 0)
+                    cells[r * size + c++] = '.';
+            } else {
+                cells[r * size + c++] = (*s == 'b' || *s == 'w') ? *s : '.';
+                s++;
+            }
+        }
+        s++;
+    }
+}
+
+static void random_games(const GameOptions *opt, int games, uint64_t seed)
+{
+    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES], back[POS_MAX_BYTES];
+    unsigned char undo[UNDO_MAX_BYTES];
+    Move *moves = malloc(sizeof(Move) * (size_t)G->max_moves);
+    assert_non_null(moves);
+    char err[256], fen[FEN_MAX], fen2[FEN_MAX], text[MOVE_STR_MAX];
+    char cells[169], start[169];
+    const int size = opt->board_size, ring = 4 * (size - 1), limit = limit_for(size);
+    for (int gi = 0; gi < games; gi++) {
+        assert_int_equal(G->init(pos, opt, err, sizeof err), 0);
+        int play_plies = 0, placed = 0, stones = -1;
+        for (int ply = 0; ply < 400; ply++) {
+            assert_true(G->key(pos) == G->key_from_scratch(pos));
+            G->to_fen(pos, fen, sizeof fen);
+            assert_int_equal(G->from_fen(back, fen, opt, err, sizeof err), 0);
+            G->to_fen(back, fen2, sizeof fen2);
+            assert_string_equal(fen, fen2);
+            assert_memory_equal(back, pos, G->pos_size);
+            fen_cells(fen, size, cells);
+            int count = 0;
+            for (int i = 0; i < size * size; i++)
+                count += cells[i] != '.';
+            if (count == ring) {
+                if (stones < 0) {
+                    memcpy(start, cells, sizeof cells);
+                    stones = count;
+                }
+                /* outer-ring stones never change colour: a ring cell keeps
+                 * its stone or is left for good (nothing lands there) */
+                for (int i = 0; i < size * size; i++) {
+                    int r = i / size, c = i % size;
+                    if (r == 0 || c == 0 || r == size - 1 || c == size - 1) {
+                        assert_true(cells[i] == start[i] || cells[i] == '.');
+                        start[i] = cells[i];
+                    }
+                }
+            } else {
+                assert_true(count < ring);
+                assert_int_equal(stones, -1); /* never fewer once in play */
+                assert_int_equal(count, placed);
+            }
+            int n = G->gen_moves(pos, moves);
+            assert_true(n >= 0 && n <= G->max_moves);
+            int res = G->result(pos);
+            if (res != RESULT_NONE) {
+                assert_int_equal(n, 0);
+                assert_int_equal(count, ring);
+                break;
+            }
+            assert_true(n > 0);
+            Move m = moves[rng_below(&seed, (uint32_t)n)];
+            assert_true(m != MOVE_NONE);
+            game_move_str(G, pos, m, text, sizeof text);
+            assert_true(game_parse_move(G, pos, text) == m);
+            memcpy(copy, pos, G->pos_size);
+            G->make(pos, m, undo);
+            assert_true(G->key(pos) == G->key_from_scratch(pos));
+            G->unmake(pos, m, undo);
+            assert_memory_equal(pos, copy, G->pos_size);
+            G->make(pos, m, undo);
+            if (count < ring)
+                placed += opt->setup == SETUP_PAIRS ? 2 : 1;
+            else
+                play_plies++;
+        }
+        assert_true(G->result(pos) != RESULT_NONE);
+        assert_true(play_plies <= limit);
+    }
+    free(moves);
+}
+
+static void test_random_games(void **state)
+{
+    (void)state;
+    int games = sanitized() ? 1 : 3;
+    uint64_t seed = 77;
+    for (int size = 9; size <= 13; size += 2)
+        for (int rs = 0; rs < 2; rs++)
+            for (int st = 0; st < 5; st++) {
+                GameOptions opt;
+                game_options_default(&opt);
+                opt.board_size = size;
+                opt.ruleset = rs;
+                opt.setup = st;
+                opt.setup_seed = seed;
+                random_games(&opt, games, seed++ * 7919);
+            }
+}
+
+/* ---- notation ---------------------------------------------------------------- */
+
+static void test_move_text(void **state)
+{
+    (void)state;
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES];
+    char err[256], text[MOVE_STR_MAX];
+    assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+    Move m = game_parse_move(G, pos, "a2-b3");
+    assert_true(m != MOVE_NONE);
+    assert_true(game_parse_move(G, pos, "A2-B3") == m);
+    assert_true(game_parse_move(G, pos, "a2b3") == m);
+    G->move_to_str(pos, m, text, sizeof text);
+    assert_string_equal(text, "a2-b3");
+    const char *bad[] = {"", "a2", "a2-", "a2-a3", "a2-b3x", "a2-b3xb4", "z2-b3", "a0-b3",
+                         "a2-b33", "a14-b3", "a2-b3+", "a2--b3", "a2-b3 junk", "b3-a2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_true(game_parse_move(G, pos, bad[i]) == MOVE_NONE);
+    /* placement */
+    opt.setup = SETUP_FREE;
+    assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+    m = game_parse_move(G, pos, "A1");
+    assert_true(m != MOVE_NONE);
+    G->move_to_str(pos, m, text, sizeof text);
+    assert_string_equal(text, "a1");
+    assert_true(game_parse_move(G, pos, "b2") == MOVE_NONE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_table),     cmocka_unit_test(test_fens_and_fast_perft),
+        cmocka_unit_test(test_bad_fens),        cmocka_unit_test(test_setups),
+        cmocka_unit_test(test_random_games),    cmocka_unit_test(test_move_text),
+    };
+    return cmocka_run_group_tests_name("morelli", tests, NULL, NULL);
+}
