@@ -1,2 +1,7 @@
-/* PLACEHOLDER: replaced by the match runner. */
-int main(void) { return 0; }
+/* build/match: the match runner (bench/match.c, docs/match.md). */
+#include "match.h"
+
+int main(int argc, char **argv)
+{
+    return match_main(argc, argv);
+}

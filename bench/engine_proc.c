@@ -1,0 +1,216 @@
+/* Engine processes on pipes: see engine_proc.h. */
+#include "engine_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t engine_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void engine_proc_init(EngineProc *e)
+{
+    e->pid = 0;
+    e->to_fd = e->from_fd = -1;
+    e->len = 0;
+    e->eof = 0;
+}
+
+int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
+{
+    int in[2], out[2];
+    signal(SIGPIPE, SIG_IGN);
+    engine_proc_init(e);
+    if (!cmd || !*cmd) {
+        snprintf(err, errlen, "empty engine command");
+        return -1;
+    }
+    /* O_CLOEXEC: engines started at the same time by other threads must not
+     * inherit each other's pipes (or one's EOF would never come). */
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    size_t n = strlen(cmd) + 6;
+    char *shell = malloc(n);
+    if (!shell) {
+        snprintf(err, errlen, "out of memory");
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return -1;
+    }
+    snprintf(shell, n, "exec %s", cmd);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        free(shell);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* Only async-signal-safe calls from here to exec. */
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also from here, so a kill right away finds the group */
+    free(shell);
+    close(in[0]);
+    close(out[1]);
+    e->pid = pid;
+    e->to_fd = in[1];
+    e->from_fd = out[0];
+    return 0;
+}
+
+int engine_proc_running(const EngineProc *e)
+{
+    return e->pid > 0 && !e->eof;
+}
+
+int engine_proc_send(EngineProc *e, const char *line)
+{
+    if (e->pid <= 0 || e->to_fd < 0)
+        return -1;
+    size_t n = strlen(line);
+    char *msg = malloc(n + 1);
+    if (!msg)
+        return -1;
+    memcpy(msg, line, n);
+    msg[n] = '\n';
+    size_t done = 0;
+    int rc = 0;
+    while (done < n + 1) {
+        ssize_t w = write(e->to_fd, msg + done, n + 1 - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = -1;
+            break;
+        }
+        done += (size_t)w;
+    }
+    free(msg);
+    return rc;
+}
+
+/* Moves the first line of buf (ending at nl) to line. */
+static void take_line(EngineProc *e, size_t nl, size_t skip, char *line, size_t len)
+{
+    size_t copy = nl < len - 1 ? nl : len - 1;
+    memcpy(line, e->buf, copy);
+    line[copy] = '\0';
+    if (copy > 0 && line[copy - 1] == '\r')
+        line[copy - 1] = '\0';
+    memmove(e->buf, e->buf + nl + skip, e->len - nl - skip);
+    e->len -= nl + skip;
+}
+
+int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline)
+{
+    if (len == 0)
+        return -1;
+    line[0] = '\0';
+    for (;;) {
+        char *nl = memchr(e->buf, '\n', e->len);
+        if (nl) {
+            take_line(e, (size_t)(nl - e->buf), 1, line, len);
+            return 1;
+        }
+        if (e->len == sizeof e->buf) { /* an endless line: cut it */
+            take_line(e, e->len, 0, line, len);
+            return 1;
+        }
+        if (e->eof || e->from_fd < 0) {
+            if (e->len > 0) { /* the last line had no newline */
+                take_line(e, e->len, 0, line, len);
+                return 1;
+            }
+            return -1;
+        }
+        int wait = -1;
+        if (deadline >= 0) {
+            int64_t left = deadline - engine_now_ms();
+            if (left <= 0)
+                return 0;
+            wait = left > 1000000 ? 1000000 : (int)left;
+        }
+        struct pollfd p = {.fd = e->from_fd, .events = POLLIN};
+        int r = poll(&p, 1, wait);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            e->eof = 1;
+            continue;
+        }
+        if (r == 0)
+            continue; /* the deadline check above decides */
+        ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            e->eof = 1;
+        else
+            e->len += (size_t)got;
+    }
+}
+
+void engine_proc_kill(EngineProc *e)
+{
+    if (e->pid > 0) {
+        kill(-e->pid, SIGKILL);
+        kill(e->pid, SIGKILL);
+        while (waitpid(e->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (e->to_fd >= 0)
+        close(e->to_fd);
+    if (e->from_fd >= 0)
+        close(e->from_fd);
+    engine_proc_init(e);
+}
+
+void engine_proc_quit(EngineProc *e, int grace_ms)
+{
+    if (e->pid <= 0)
+        return;
+    engine_proc_send(e, "quit");
+    int64_t end = engine_now_ms() + grace_ms;
+    for (;;) {
+        pid_t r = waitpid(e->pid, NULL, WNOHANG);
+        if (r == e->pid) {
+            /* Exited by itself: only its group's leftovers remain to kill. */
+            kill(-e->pid, SIGKILL);
+            e->pid = 0;
+            break;
+        }
+        if (r < 0 && errno != EINTR) {
+            e->pid = 0;
+            break;
+        }
+        if (engine_now_ms() >= end)
+            break;
+        struct timespec ts = {0, 5 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+    engine_proc_kill(e);
+}

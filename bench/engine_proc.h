@@ -1,0 +1,53 @@
+/*
+ * engine_proc.h -- one engine process seen through its pipes.
+ *
+ * The command runs under /bin/sh (`exec <cmd>`, so shell quoting and
+ * arguments work) in a process group of its own, with its stdin and stdout
+ * on pipes and its stderr shared with ours.  Killing sends SIGKILL to the
+ * whole group, so a script engine's children die with it.  Reads take a
+ * deadline on the monotonic clock, so a silent engine never blocks the
+ * runner.  Writes to a dead engine fail (EPIPE) instead of raising SIGPIPE:
+ * engine_proc_start() sets SIGPIPE to be ignored.
+ */
+#ifndef MORELLI_BENCH_ENGINE_PROC_H
+#define MORELLI_BENCH_ENGINE_PROC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ENGINE_LINE_MAX 8192
+
+typedef struct EngineProc {
+    pid_t pid;    /* 0 when no process */
+    int to_fd;    /* its stdin */
+    int from_fd;  /* its stdout */
+    size_t len;   /* bytes waiting in buf */
+    int eof;      /* its stdout closed */
+    char buf[ENGINE_LINE_MAX];
+} EngineProc;
+
+/* Milliseconds on the monotonic clock. */
+int64_t engine_now_ms(void);
+
+void engine_proc_init(EngineProc *e);
+/* Starts cmd. Returns 0, or -1 with a message in err (nothing started). */
+int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen);
+/* Non-zero while a process is attached and its stdout is open. */
+int engine_proc_running(const EngineProc *e);
+/* Writes one line (a newline is added). Returns 0, or -1 if the engine is
+ * gone. */
+int engine_proc_send(EngineProc *e, const char *line);
+/*
+ * Next line of the engine's output, without its newline, into line (longer
+ * lines are cut to len - 1 bytes).  Waits until deadline (engine_now_ms()
+ * time; < 0 = forever).  Returns 1 with a line, 0 at the deadline, -1 when
+ * the engine closed its output (crashed or quit).
+ */
+int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline);
+/* SIGKILL to its process group, reap it, close the pipes. Safe to repeat. */
+void engine_proc_kill(EngineProc *e);
+/* "quit", then up to grace_ms for it to exit, then engine_proc_kill(). */
+void engine_proc_quit(EngineProc *e, int grace_ms);
+
+#endif

@@ -1,0 +1,702 @@
+/* The match runner's command line, openings files and game options
+ * (see match.h and docs/match.md). */
+#include "match.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void match_config_default(MatchConfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->game = &game_morelli;
+    game_options_default(&c->game_opt);
+    c->tc.type = TC_CLOCK;
+    c->tc.time_ms = 10000;
+    c->tc.inc_ms = 100;
+    c->games = 2;
+    c->concurrency = 1;
+    c->seed = 1;
+    c->elo0 = 0;
+    c->elo1 = 5;
+    c->alpha = 0.05;
+    c->beta = 0.05;
+    c->sprt_model = SPRT_PENTANOMIAL;
+    c->margin_ms = 100;
+    c->timeout_ms = 30000;
+    c->max_plies = 1000;
+    c->opening_plies = -1;
+}
+
+void match_usage(FILE *out)
+{
+    fputs("usage: match --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...]\n"
+          "             --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...]\n"
+          "             [--each option.NAME=VALUE ...] [--variant morelli|morris|fano]\n"
+          "             [--games N] [--concurrency N] [--tc MS+INC | --movetime MS |\n"
+          "              --depth D | --nodes N] [--margin MS] [--timeout MS]\n"
+          "             [--maxplies N] [--openings FILE] [--pgnout FILE]\n"
+          "             [--sprt elo0=E0 elo1=E1 alpha=A beta=B [model=pentanomial|trinomial]]\n"
+          "             [--GameOption=VALUE ...] [--quiet]\n"
+          "       match --demo [--engine ... --engine ...] [--movetime MS] [...]\n"
+          "       match --make-openings N [--variant V] [--GameOption=VALUE ...]\n"
+          "             [--seed S] [--plies P]\n"
+          "Game options: BoardSize Ruleset Setup SetupSeed Pieces Diagonals Flying MoveRule.\n"
+          "See docs/match.md.\n",
+          out);
+}
+
+/* --- game options ------------------------------------------------------------------ */
+
+static int parse_bool(const char *v, int *out)
+{
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1")) {
+        *out = 1;
+        return 0;
+    }
+    if (!strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0")) {
+        *out = 0;
+        return 0;
+    }
+    return -1;
+}
+
+/* A whole decimal number within [lo, hi]. */
+static int parse_int(const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int match_game_option(GameOptions *o, const char *name, const char *value, char *err,
+                      size_t errlen)
+{
+    static const char *const rulesets[] = {"standard", "classic"};
+    static const char *const setups[] = {"adjacent", "facing", "random", "free", "pairs"};
+    long long x;
+    int b;
+    if (!strcasecmp(name, "BoardSize")) {
+        if (parse_int(value, 9, 13, &x) || (x != 9 && x != 11 && x != 13))
+            goto bad;
+        o->board_size = (int)x;
+    } else if (!strcasecmp(name, "Ruleset")) {
+        for (x = 0; x < 2 && strcasecmp(value, rulesets[x]); x++)
+            ;
+        if (x == 2)
+            goto bad;
+        o->ruleset = (int)x;
+    } else if (!strcasecmp(name, "Setup")) {
+        for (x = 0; x < 5 && strcasecmp(value, setups[x]); x++)
+            ;
+        if (x == 5)
+            goto bad;
+        o->setup = (int)x;
+    } else if (!strcasecmp(name, "SetupSeed")) {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(value, &end, 10);
+        if (errno || end == value || *end || value[0] == '-')
+            goto bad;
+        o->setup_seed = s;
+    } else if (!strcasecmp(name, "Pieces")) {
+        if (parse_int(value, 9, 12, &x) || (x != 9 && x != 12))
+            goto bad;
+        o->pieces = (int)x;
+    } else if (!strcasecmp(name, "Diagonals")) {
+        if (parse_bool(value, &b))
+            goto bad;
+        o->diagonals = b;
+    } else if (!strcasecmp(name, "Flying")) {
+        if (parse_bool(value, &b))
+            goto bad;
+        o->flying = b;
+    } else if (!strcasecmp(name, "MoveRule")) {
+        if (parse_int(value, 0, 100000, &x))
+            goto bad;
+        o->move_rule = (int)x;
+    } else {
+        return 0;
+    }
+    return 1;
+bad:
+    snprintf(err, errlen, "bad value '%s' for option %s", value, name);
+    return -1;
+}
+
+/* --- the command line ------------------------------------------------------------- */
+
+static int add_option(MatchOption *list, int *n, const char *text, char *err, size_t errlen)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text) {
+        snprintf(err, errlen, "expected option.NAME=VALUE, got '%s'", text);
+        return -1;
+    }
+    if (*n >= MATCH_MAX_OPTIONS) {
+        snprintf(err, errlen, "too many options (at most %d)", MATCH_MAX_OPTIONS);
+        return -1;
+    }
+    size_t nl = (size_t)(eq - text);
+    if (nl >= MATCH_NAME_MAX || strlen(eq + 1) >= MATCH_VALUE_MAX) {
+        snprintf(err, errlen, "option too long: '%.40s...'", text);
+        return -1;
+    }
+    for (size_t i = 0; i < nl; i++)
+        if (isspace((unsigned char)text[i])) {
+            snprintf(err, errlen, "option name with a space: '%s'", text);
+            return -1;
+        }
+    /* A later setting of the same name replaces the earlier one. */
+    int slot = *n;
+    for (int i = 0; i < *n; i++)
+        if (strlen(list[i].name) == nl && !strncasecmp(list[i].name, text, nl))
+            slot = i;
+    memcpy(list[slot].name, text, nl);
+    list[slot].name[nl] = '\0';
+    snprintf(list[slot].value, sizeof list[slot].value, "%s", eq + 1);
+    if (slot == *n)
+        (*n)++;
+    return 0;
+}
+
+static int is_flag(const char *s)
+{
+    return s[0] == '-' && s[1] == '-';
+}
+
+static int parse_engine(EngineSpec *e, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    int any = 0;
+    while (*i + 1 < argc && !is_flag(argv[*i + 1])) {
+        const char *a = argv[++*i];
+        any = 1;
+        if (!strncmp(a, "cmd=", 4)) {
+            if (strlen(a + 4) >= sizeof e->cmd) {
+                snprintf(err, errlen, "engine command too long");
+                return -1;
+            }
+            snprintf(e->cmd, sizeof e->cmd, "%s", a + 4);
+        } else if (!strncmp(a, "name=", 5)) {
+            if (!a[5] || strlen(a + 5) >= sizeof e->name) {
+                snprintf(err, errlen, "bad engine name '%s'", a + 5);
+                return -1;
+            }
+            snprintf(e->name, sizeof e->name, "%s", a + 5);
+        } else if (!strncmp(a, "option.", 7)) {
+            if (add_option(e->options, &e->noptions, a + 7, err, errlen))
+                return -1;
+        } else {
+            snprintf(err, errlen, "--engine: unknown setting '%s' (cmd=, name=, option.NAME=)", a);
+            return -1;
+        }
+    }
+    if (!any) {
+        snprintf(err, errlen, "--engine needs settings (cmd=...)");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_sprt(MatchConfig *c, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    c->sprt = 1;
+    while (*i + 1 < argc && !is_flag(argv[*i + 1])) {
+        const char *a = argv[++*i];
+        const char *eq = strchr(a, '=');
+        char *end;
+        if (!eq) {
+            snprintf(err, errlen, "--sprt: expected KEY=VALUE, got '%s'", a);
+            return -1;
+        }
+        if (!strncmp(a, "model=", 6)) {
+            if (!strcmp(eq + 1, "pentanomial"))
+                c->sprt_model = SPRT_PENTANOMIAL;
+            else if (!strcmp(eq + 1, "trinomial"))
+                c->sprt_model = SPRT_TRINOMIAL;
+            else {
+                snprintf(err, errlen, "--sprt: model is pentanomial or trinomial");
+                return -1;
+            }
+            continue;
+        }
+        double v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end) {
+            snprintf(err, errlen, "--sprt: bad number in '%s'", a);
+            return -1;
+        }
+        if (!strncmp(a, "elo0=", 5))
+            c->elo0 = v;
+        else if (!strncmp(a, "elo1=", 5))
+            c->elo1 = v;
+        else if (!strncmp(a, "alpha=", 6))
+            c->alpha = v;
+        else if (!strncmp(a, "beta=", 5))
+            c->beta = v;
+        else {
+            snprintf(err, errlen, "--sprt: unknown key in '%s'", a);
+            return -1;
+        }
+    }
+    if (!(c->alpha > 0 && c->alpha < 1 && c->beta > 0 && c->beta < 1 && c->elo1 != c->elo0)) {
+        snprintf(err, errlen, "--sprt: need 0 < alpha, beta < 1 and elo0 != elo1");
+        return -1;
+    }
+    return 0;
+}
+
+/* The value after flag argv[*i], or NULL with a message. */
+static const char *value_of(int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int number_arg(int argc, char **argv, int *i, long long lo, long long hi, long long *out,
+                      char *err, size_t errlen)
+{
+    const char *flag = argv[*i];
+    const char *v = value_of(argc, argv, i, err, errlen);
+    if (!v)
+        return -1;
+    if (parse_int(v, lo, hi, out)) {
+        snprintf(err, errlen, "%s: expected a whole number in [%lld, %lld], got '%s'", flag, lo,
+                 hi, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_tc(TimeControl *tc, const char *v, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long t = strtoll(v, &end, 10), inc = 0;
+    if (errno || end == v || t <= 0)
+        goto bad;
+    if (*end == '+') {
+        const char *s = end + 1;
+        inc = strtoll(s, &end, 10);
+        if (errno || end == s || inc < 0)
+            goto bad;
+    }
+    if (*end)
+        goto bad;
+    tc->type = TC_CLOCK;
+    tc->time_ms = t;
+    tc->inc_ms = inc;
+    return 0;
+bad:
+    snprintf(err, errlen, "--tc: expected MS or MS+INC in milliseconds, got '%s'", v);
+    return -1;
+}
+
+/* Default name: the command's program name, made unique. */
+static void default_names(MatchConfig *c)
+{
+    for (int e = 0; e < 2; e++) {
+        EngineSpec *s = &c->engines[e];
+        if (s->name[0])
+            continue;
+        size_t len = strcspn(s->cmd, " \t");
+        const char *base = s->cmd;
+        for (size_t k = 0; k < len; k++)
+            if (s->cmd[k] == '/')
+                base = s->cmd + k + 1;
+        int n = (int)(s->cmd + len - base);
+        snprintf(s->name, sizeof s->name, "%.*s", n > 40 ? 40 : n, n ? base : "engine");
+    }
+    if (!strcmp(c->engines[0].name, c->engines[1].name)) {
+        for (int e = 0; e < 2; e++) {
+            size_t l = strlen(c->engines[e].name);
+            if (l > MATCH_NAME_MAX - 4)
+                l = MATCH_NAME_MAX - 4;
+            snprintf(c->engines[e].name + l, 4, "#%d", e + 1);
+        }
+    }
+}
+
+/* The game options one engine plays with: --each's, then its own. */
+static int engine_game_options(const MatchConfig *c, int e, GameOptions *o, char *err,
+                               size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    game_options_default(o);
+    for (int i = 0; i < c->neach; i++)
+        if (match_game_option(o, c->each[i].name, c->each[i].value, err, errlen) < 0)
+            return -1;
+    const EngineSpec *s = &c->engines[e];
+    for (int i = 0; i < s->noptions; i++)
+        if (match_game_option(o, s->options[i].name, s->options[i].value, err, errlen) < 0)
+            return -1;
+    return 0;
+}
+
+int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_dir, char *err,
+                     size_t errlen)
+{
+    int nengines = 0, tc_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long long x;
+        const char *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            c->help = 1;
+            return 0;
+        } else if (!strcmp(a, "--engine")) {
+            if (nengines == 2) {
+                snprintf(err, errlen, "exactly two --engine, not more");
+                return -1;
+            }
+            EngineSpec *e = &c->engines[nengines++];
+            memset(e, 0, sizeof *e);
+            if (parse_engine(e, argc, argv, &i, err, errlen))
+                return -1;
+            if (!e->cmd[0]) {
+                snprintf(err, errlen, "--engine needs cmd=COMMAND");
+                return -1;
+            }
+        } else if (!strcmp(a, "--each")) {
+            int any = 0;
+            while (i + 1 < argc && !is_flag(argv[i + 1])) {
+                const char *o = argv[++i];
+                any = 1;
+                if (strncmp(o, "option.", 7)) {
+                    snprintf(err, errlen, "--each: expected option.NAME=VALUE, got '%s'", o);
+                    return -1;
+                }
+                if (add_option(c->each, &c->neach, o + 7, err, errlen))
+                    return -1;
+            }
+            if (!any) {
+                snprintf(err, errlen, "--each needs option.NAME=VALUE settings");
+                return -1;
+            }
+        } else if (!strcmp(a, "--variant")) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return -1;
+            c->game = game_by_name(v);
+            if (!c->game) {
+                snprintf(err, errlen, "unknown variant '%s' (morelli, morris, fano)", v);
+                return -1;
+            }
+        } else if (!strcmp(a, "--games")) {
+            if (number_arg(argc, argv, &i, 1, 10000000, &x, err, errlen))
+                return -1;
+            c->games = (int)x;
+        } else if (!strcmp(a, "--concurrency")) {
+            if (number_arg(argc, argv, &i, 1, 256, &x, err, errlen))
+                return -1;
+            c->concurrency = (int)x;
+        } else if (!strcmp(a, "--tc")) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)) || parse_tc(&c->tc, v, err, errlen))
+                return -1;
+            tc_given++;
+        } else if (!strcmp(a, "--movetime")) {
+            if (number_arg(argc, argv, &i, 1, 86400000, &x, err, errlen))
+                return -1;
+            c->tc.type = TC_MOVETIME;
+            c->tc.movetime_ms = x;
+            tc_given++;
+        } else if (!strcmp(a, "--depth")) {
+            if (number_arg(argc, argv, &i, 1, 1000, &x, err, errlen))
+                return -1;
+            c->tc.type = TC_DEPTH;
+            c->tc.depth = (int)x;
+            tc_given++;
+        } else if (!strcmp(a, "--nodes")) {
+            if (number_arg(argc, argv, &i, 1, 1000000000000LL, &x, err, errlen))
+                return -1;
+            c->tc.type = TC_NODES;
+            c->tc.nodes = (uint64_t)x;
+            tc_given++;
+        } else if (!strcmp(a, "--margin")) {
+            if (number_arg(argc, argv, &i, 0, 3600000, &x, err, errlen))
+                return -1;
+            c->margin_ms = x;
+        } else if (!strcmp(a, "--timeout")) {
+            if (number_arg(argc, argv, &i, 1, 86400000, &x, err, errlen))
+                return -1;
+            c->timeout_ms = x;
+        } else if (!strcmp(a, "--maxplies")) {
+            if (number_arg(argc, argv, &i, 1, 1000000, &x, err, errlen))
+                return -1;
+            c->max_plies = (int)x;
+        } else if (!strcmp(a, "--openings") || !strcmp(a, "--pgnout")) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return -1;
+            char *dst = a[2] == 'o' ? c->openings : c->pgnout;
+            if (strlen(v) >= MATCH_PATH_MAX || !v[0]) {
+                snprintf(err, errlen, "%s: bad path", a);
+                return -1;
+            }
+            snprintf(dst, MATCH_PATH_MAX, "%s", v);
+        } else if (!strcmp(a, "--sprt")) {
+            if (parse_sprt(c, argc, argv, &i, err, errlen))
+                return -1;
+        } else if (!strcmp(a, "--seed")) {
+            if (number_arg(argc, argv, &i, 0, INT64_MAX, &x, err, errlen))
+                return -1;
+            c->seed = (uint64_t)x;
+        } else if (!strcmp(a, "--plies")) {
+            if (number_arg(argc, argv, &i, 0, 200, &x, err, errlen))
+                return -1;
+            c->opening_plies = (int)x;
+        } else if (!strcmp(a, "--make-openings")) {
+            if (number_arg(argc, argv, &i, 1, 1000000, &x, err, errlen))
+                return -1;
+            c->make_openings = (int)x;
+        } else if (!strcmp(a, "--demo")) {
+            c->demo = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            c->quiet = 1;
+        } else if (is_flag(a) && strchr(a, '=')) {
+            /* --BoardSize=13 or --option.BoardSize=13: a game option for both. */
+            const char *o = a + 2;
+            if (!strncmp(o, "option.", 7))
+                o += 7;
+            GameOptions probe = c->game_opt;
+            char name[MATCH_NAME_MAX];
+            snprintf(name, sizeof name, "%.*s", (int)(strchr(o, '=') - o), o);
+            int r = match_game_option(&probe, name, strchr(o, '=') + 1, err, errlen);
+            if (r < 0)
+                return -1;
+            if (r == 0 && o == a + 2) {
+                snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
+                return -1;
+            }
+            if (add_option(c->each, &c->neach, o, err, errlen))
+                return -1;
+        } else {
+            snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
+            return -1;
+        }
+    }
+    if (tc_given > 1) {
+        snprintf(err, errlen, "give one of --tc, --movetime, --depth, --nodes");
+        return -1;
+    }
+    if (c->demo) {
+        if (nengines == 0) {
+            EngineSpec *e = c->engines;
+            const char *dir = argv0_dir && argv0_dir[0] ? argv0_dir : ".";
+            for (int k = 0; k < 2; k++) {
+                memset(&e[k], 0, sizeof e[k]);
+                snprintf(e[k].cmd, sizeof e[k].cmd, "%s/morelli", dir);
+                snprintf(e[k].name, sizeof e[k].name, "%s", k ? "mcts" : "alphabeta");
+                add_option(e[k].options, &e[k].noptions, k ? "Search=mcts" : "Search=alphabeta",
+                           err, errlen);
+            }
+            nengines = 2;
+        }
+        if (!tc_given) {
+            c->tc.type = TC_MOVETIME;
+            c->tc.movetime_ms = 100;
+        }
+        c->games = 1;
+        c->concurrency = 1;
+        c->sprt = 0;
+        if (c->margin_ms < 1000)
+            c->margin_ms = 1000; /* a demo must not end on a busy machine's hiccup */
+    }
+    /* The game options: both engines must play the same game. */
+    GameOptions o0, o1;
+    if (engine_game_options(c, 0, &o0, err, errlen) ||
+        engine_game_options(c, 1, &o1, err, errlen))
+        return -1;
+    if (o0.ruleset != o1.ruleset || o0.setup != o1.setup || o0.setup_seed != o1.setup_seed ||
+        o0.board_size != o1.board_size || o0.pieces != o1.pieces ||
+        o0.diagonals != o1.diagonals || o0.flying != o1.flying ||
+        o0.move_rule != o1.move_rule) {
+        snprintf(err, errlen, "the engines' game options differ: give them with --each");
+        return -1;
+    }
+    c->game_opt = o0;
+    if (c->make_openings || c->help)
+        return 0;
+    if (nengines != 2) {
+        snprintf(err, errlen, "two --engine are needed (or --demo)");
+        return -1;
+    }
+    default_names(c);
+    return 0;
+}
+
+/* --- openings ------------------------------------------------------------------------ */
+
+void match_free_openings(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* The line without leading/trailing blanks, in place. */
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int match_read_openings(const char *path, const Game *g, const GameOptions *opt, char ***lines,
+                        char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char **list = NULL;
+    int n = 0, cap = 0, lineno = 0, rc = 0;
+    char buf[FEN_MAX + 64];
+    unsigned char pos[POS_MAX_BYTES];
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+            rc = -1;
+            break;
+        }
+        char *s = trim(buf);
+        if (!s[0] || s[0] == '#')
+            continue;
+        char why[256];
+        int bad = strcmp(s, "startpos") == 0 ? g->init(pos, opt, why, sizeof why)
+                                              : g->from_fen(pos, s, opt, why, sizeof why);
+        if (bad) {
+            snprintf(err, errlen, "%s:%d: not a %s position: %s", path, lineno, g->name, why);
+            rc = -1;
+            break;
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 64;
+            char **p = realloc(list, (size_t)ncap * sizeof *p);
+            if (!p) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            list = p;
+            cap = ncap;
+        }
+        if (!(list[n] = strdup(s))) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    if (rc) {
+        match_free_openings(list, n);
+        return -1;
+    }
+    *lines = list;
+    return n;
+}
+
+int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errlen)
+{
+    const Game *g = c->game;
+    int morelli = strcmp(g->name, "morelli") == 0;
+    int plies = c->opening_plies >= 0 ? c->opening_plies : morelli ? 0 : g == &game_fano ? 2 : 4;
+    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    Move moves[g->max_moves > 0 ? g->max_moves : 1];
+    uint64_t rng = c->seed;
+    int made = 0, tries = 0;
+    char (*seen)[FEN_MAX] = calloc((size_t)c->make_openings, FEN_MAX);
+    if (!seen) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    fprintf(out, "# %d %s openings, seed %" PRIu64 ", %d random plies\n", c->make_openings,
+            g->name, c->seed, plies);
+    while (made < c->make_openings) {
+        if (++tries > 100 * c->make_openings + 1000) {
+            snprintf(err, errlen, "only %d distinct openings found", made);
+            free(seen);
+            return -1;
+        }
+        GameOptions o = c->game_opt;
+        if (morelli) {
+            o.setup = SETUP_RANDOM;
+            o.setup_seed = rng_next(&rng);
+        }
+        char why[256];
+        if (g->init(pos, &o, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", g->name, why);
+            free(seen);
+            return -1;
+        }
+        int ok = 1;
+        for (int p = 0; p < plies && ok; p++) {
+            int n = g->result(pos) == RESULT_NONE ? g->gen_moves(pos, moves) : 0;
+            if (n == 0)
+                ok = 0;
+            else
+                g->make(pos, moves[rng_below(&rng, (uint32_t)n)], undo);
+        }
+        if (!ok || g->result(pos) != RESULT_NONE)
+            continue;
+        char fen[FEN_MAX];
+        g->to_fen(pos, fen, sizeof fen);
+        int dup = 0;
+        for (int i = 0; i < made && !dup; i++)
+            dup = strcmp(seen[i], fen) == 0;
+        if (dup)
+            continue;
+        snprintf(seen[made++], FEN_MAX, "%s", fen);
+        fprintf(out, "%s\n", fen);
+    }
+    free(seen);
+    return 0;
+}
+
+/* --- the program ------------------------------------------------------------------- */
+
+int match_main(int argc, char **argv)
+{
+    static MatchConfig c; /* large: not on the stack */
+    char err[1024];
+    char dir[MATCH_PATH_MAX] = ".";
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - argv[0]), argv[0]);
+    match_config_default(&c);
+    if (match_parse_args(&c, argc, argv, dir, err, sizeof err) != 0) {
+        fprintf(stderr, "match: %s\n", err);
+        match_usage(stderr);
+        return 2;
+    }
+    if (c.help) {
+        match_usage(stdout);
+        return 0;
+    }
+    if (c.make_openings) {
+        if (match_make_openings(&c, stdout, err, sizeof err) != 0) {
+            fprintf(stderr, "match: %s\n", err);
+            return 1;
+        }
+        return 0;
+    }
+    MatchSummary sum;
+    if (match_run(&c, stdout, &sum, err, sizeof err) != 0) {
+        fprintf(stderr, "match: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
