@@ -36,6 +36,9 @@ build/morelli: build/obj/protocol/main.o $(REL_OBJ)
 build/match: build/obj/bench/match_main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
+build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
+	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
 # --- tests (one flavour per object directory) -------------------------------
 # $(1): flavour name, $(2): compile flags
 define FLAVOUR
@@ -67,17 +70,42 @@ sanitize: cmocka
 	@MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		MORELLI_SANITIZE=1 sh tests/run.sh $(san_BINS)
 
-bench: all
-	@sh bench/bench.sh
+bench: all build/speed
+	@build/speed bench/speed.txt
 
 run: all
-	@build/morelli demo
+	@build/match --demo
 
 clean:
 	rm -rf build
 
+# --- fuzzing (clang's libFuzzer; see docs/protocol.md) ----------------------
+#   make fuzz                  build both harnesses, run each FUZZ_TIME seconds
+#   make fuzz FUZZ_TIME=900    longer; new inputs collect in build/fuzz/corpus/
+FUZZ_CC   ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIB  := $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_BINS := build/fuzz/fuzz_protocol build/fuzz/fuzz_fen
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) -g $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
+
+fuzz: $(FUZZ_BINS)
+	@mkdir -p build/fuzz/corpus/protocol build/fuzz/corpus/fen
+	nice build/fuzz/fuzz_protocol -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 \
+		-dict=tests/fuzz/protocol.dict build/fuzz/corpus/protocol tests/fuzz/seeds/protocol
+	nice build/fuzz/fuzz_fen -max_total_time=$(FUZZ_TIME) -max_len=1024 -timeout=10 \
+		build/fuzz/corpus/fen tests/fuzz/seeds/fen
+
+.PHONY: fuzz
+
 # protocol/bench_data.c embeds bench/positions.txt with .incbin.
-build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o: bench/positions.txt
+build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
 .PHONY: all test sanitize bench run clean cmocka

@@ -437,8 +437,8 @@ static void list_option(Engine *e, const char *name, const char *type, const cha
  * searchers' options, to search s (only when s != NULL, else only checked).
  * Returns 1 for a game option, 2 for a search option, -1 on error.
  */
-static int apply_option(GameSetting *gs, Search *s, const char *name, const char *value,
-                        char *err, size_t errlen)
+static int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char *name,
+                        const char *value, char *err, size_t errlen)
 {
     char tmp[64];
     int64_t num;
@@ -469,7 +469,12 @@ static int apply_option(GameSetting *gs, Search *s, const char *name, const char
             snprintf(err, errlen, "%s needs a value", so->name);
             return -1;
         }
-        if (check_value(so->name, so->type, so->min, so->max, so->vars, nvals,
+        int64_t max = so->max;
+        if (caps && caps->max_hash_mb > 0 && strcasecmp(so->name, "Hash") == 0)
+            max = caps->max_hash_mb < max ? caps->max_hash_mb : max;
+        if (caps && caps->max_threads > 0 && strcasecmp(so->name, "Threads") == 0)
+            max = caps->max_threads < max ? caps->max_threads : max;
+        if (check_value(so->name, so->type, so->min, max, so->vars, nvals,
                         value ? value : "", &num, err, errlen) != 0)
             return -1;
         if (s && search_setoption(s, so->name, value ? value : "", err, errlen) != 0)
@@ -662,13 +667,13 @@ static int cmd_setoption(Engine *e, char **tok, int n)
 
     GameSetting gs = {e->game, e->opt};
     /* First a dry run (no Search) so a bad value changes nothing. */
-    int kind = apply_option(&gs, NULL, name, ivalue >= 0 ? value : NULL, err, sizeof err);
+    int kind = apply_option(&gs, NULL, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err);
     if (kind < 0) {
         engine_error(e, "%s", err);
         return UGI_ERROR;
     }
     if (kind == 2) {
-        if (apply_option(&gs, e->search, name, ivalue >= 0 ? value : NULL, err, sizeof err) < 0) {
+        if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err) < 0) {
             engine_error(e, "%s", err);
             return UGI_ERROR;
         }
@@ -1141,7 +1146,7 @@ static int cmd_bench(Engine *e, char **tok, int n)
                 else
                     lim.nodes = (uint64_t)v;
             } else {
-                bad = apply_option(&gs, s, words[i], eq + 1, err, sizeof err) < 0;
+                bad = apply_option(&gs, s, NULL, words[i], eq + 1, err, sizeof err) < 0;
             }
         }
         Built b;
@@ -1196,7 +1201,7 @@ Engine *engine_new(FILE *out, const EngineCaps *caps)
     if (caps)
         e->caps = *caps;
     else
-        e->caps = (EngineCaps){0, 0, 1};
+        e->caps = (EngineCaps){0, 0, 1, 0, 0};
     e->game = game_list[0];
     game_options_default(&e->opt);
     history_init(&e->hist);

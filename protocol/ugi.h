@@ -34,6 +34,8 @@ typedef struct EngineCaps {
     int sync_search;   /* search in the caller's thread, depth <= 1 */
     int max_perft;     /* largest perft depth accepted */
     int allow_bench;
+    int max_hash_mb;   /* largest Hash accepted, 0 = the option's own max */
+    int max_threads;   /* largest Threads accepted, 0 = the option's own max */
 } EngineCaps;
 
 /* A new engine writing to out (not closed by engine_free). NULL when memory
