@@ -8,6 +8,9 @@
  *   landing <from-to> <text>... the exact set of legal texts with that from-to
  *   noisy / quiet <move>        move_is_noisy
  *   count <n>, result none|p1|p2|draw
+ *   eval > <n> / eval < <n>     the static evaluation (side to move's view)
+ *   playout <percent>           the playout policy picks an enthroning move
+ *                               at least that often (fixed seed, 200 picks)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,6 +67,15 @@ static int same_set(const Case *c, const char *what, char **want, int nw, char *
         print_error("\n");
     }
     return ok;
+}
+
+/* The king on the Throne in a FEN ('B', 'W') or '.'. */
+static char throne_char(const char *fen)
+{
+    for (; *fen && *fen != ' '; fen++)
+        if (*fen == 'B' || *fen == 'W')
+            return *fen;
+    return '.';
 }
 
 static int check_line(Case *c, char *line)
@@ -169,6 +181,34 @@ static int check_line(Case *c, char *line)
         if (strcmp(names[r], w[1]) != 0) {
             print_error("line %d, case '%s': result %s, expected %s\n", c->line, c->title,
                         names[r], w[1]);
+            return 0;
+        }
+        return 1;
+    }
+    if (strcmp(w[0], "eval") == 0 && nw == 3) {
+        int v = G->evaluate(pos), lim = atoi(w[2]);
+        int ok = w[1][0] == '>' ? v > lim : v < lim;
+        if (!ok)
+            print_error("line %d, case '%s': eval %d, expected %s %d\n", c->line, c->title, v,
+                        w[1], lim);
+        return ok;
+    }
+    if (strcmp(w[0], "playout") == 0) {
+        int n = G->gen_moves(pos, moves), hits = 0;
+        uint64_t rng = 99;
+        unsigned char undo[UNDO_MAX_BYTES];
+        G->to_fen(pos, fen, sizeof fen);
+        char before = throne_char(fen);
+        for (int i = 0; i < 200; i++) {
+            Move m = G->playout_move(pos, moves, n, &rng);
+            G->make(pos, m, undo);
+            G->to_fen(pos, fen, sizeof fen);
+            hits += throne_char(fen) != before;
+            G->unmake(pos, m, undo);
+        }
+        if (hits * 100 < atoi(w[1]) * 200) {
+            print_error("line %d, case '%s': %d of 200 playout picks enthrone\n", c->line,
+                        c->title, hits);
             return 0;
         }
         return 1;

@@ -62,6 +62,13 @@ static void tables_fill(MoTables *t, int n)
         }
     }
     bits_set(&t->throne, t->centre);
+    t->norbits = 0;
+    for (int c = 0; c < n * n; c++) {
+        if (t->band[c] < 1 || t->band[c] >= h)
+            continue;
+        if (bits_lowest(&t->orbit[c]) == c)
+            t->orbit_cell[t->norbits++] = (uint8_t)c;
+    }
     for (int b = 0; b < 8; b++)
         for (int c = 0; c < n * n; c++)
             if (t->band[c] >= 1 && t->band[c] < b)

@@ -54,6 +54,8 @@ typedef struct MoTables {
     Bits board;                  /* all cells of the board */
     Bits ring_mask;              /* the outer ring */
     Bits throne;                 /* the centre cell alone */
+    int norbits;                 /* orbits of the inner bands 1 .. outer-1 */
+    uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
 } MoTables;
 
 extern MoTables morelli_tables[3];
@@ -199,7 +201,26 @@ int morelli_gen(const MoPos *p, Move *moves);
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
 
-/* eval.c */
+/* eval.c: the weights of the evaluation, in one table (MoWeight names
+ * the entries) so that a tuner can change them. */
+enum MoWeight {
+    MW_THRONE,        /* the mover's king on the Throne (minus the other's) */
+    MW_THRONE_LATE,   /* ... added in proportion as the game runs out */
+    MW_STONE,         /* a stone of one's colour */
+    MW_MOBILITY,      /* a legal move (standard count) */
+    MW_RESERVE,       /* a band step still available to a stone */
+    MW_INNER,         /* a band step already made towards the Throne */
+    MW_FRAME_NOW,     /* the mover can complete a frame and enthrone now */
+    MW_FRAME_THREAT,  /* the opponent can complete one next move */
+    MW_FRAME3,        /* an orbit with 3 own stones and an empty corner */
+    MW_FRAME2,        /* an orbit with 2 own stones, the rest empty */
+    MW_CAPTURE_NOW,   /* a stone the mover can capture with one move (best) */
+    MW_CAPTURE_THREAT, /* a stone the opponent threatens (best) */
+    MW_TEMPO,         /* having the move */
+    MW_COUNT
+};
+extern int morelli_weights[MW_COUNT];
+
 int morelli_evaluate(const void *pos);
 Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 
