@@ -83,12 +83,11 @@ static int run_stdin(Engine *e)
     return 0;
 }
 
-/* Runs argv words as commands; returns the number that failed, or -1 when
- * quit was among them. */
-static int run_words(Engine *e, int argc, char **argv, int first)
+/* Runs the words as commands; returns the number that failed. */
+static int run_words(Engine *e, int argc, char **argv)
 {
     int failed = 0;
-    int i = first;
+    int i = 0;
     while (i < argc) {
         int j = i + 1;
         int in_position = strcmp(argv[i], "position") == 0;
@@ -97,10 +96,10 @@ static int run_words(Engine *e, int argc, char **argv, int first)
                              !(in_position && strcmp(argv[j], "moves") == 0) &&
                              !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
             j++;
-        size_t len = 0;
+        size_t len = 1;
         for (int k = i; k < j; k++)
             len += strlen(argv[k]) + 1;
-        char *line = malloc(len + 1);
+        char *line = malloc(len);
         if (!line)
             return failed + 1;
         line[0] = '\0';
@@ -117,7 +116,7 @@ static int run_words(Engine *e, int argc, char **argv, int first)
             failed++;
         /* A search started from the command line runs to its end; an
          * infinite one is stopped at once. */
-        if (strcmp(argv[i], "go") == 0) {
+        if (is_go) {
             int infinite = 0;
             for (int k = i; k < j; k++)
                 infinite |= strcmp(argv[k], "infinite") == 0;
@@ -128,6 +127,34 @@ static int run_words(Engine *e, int argc, char **argv, int first)
         i = j;
     }
     return failed;
+}
+
+/* The words of argv[first..argc), each argument also cut at blanks, so
+ * "go depth 4" may be one quoted argument. */
+static int split_words(int argc, char **argv, int first, char ***words, char **store)
+{
+    size_t len = 1;
+    for (int i = first; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *buf = malloc(len);
+    char **w = malloc(len * sizeof *w);
+    if (!buf || !w) {
+        free(buf);
+        free(w);
+        return -1;
+    }
+    buf[0] = '\0';
+    for (int i = first; i < argc; i++) {
+        strcat(buf, argv[i]);
+        strcat(buf, " ");
+    }
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save))
+        w[n++] = t;
+    *words = w;
+    *store = buf;
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -156,8 +183,17 @@ int main(int argc, char **argv)
             failed++;
         free(line);
     }
-    if (i < argc)
-        failed += run_words(e, argc, argv, i);
+    if (i < argc) {
+        char **words, *store;
+        int n = split_words(argc, argv, i, &words, &store);
+        if (n < 0)
+            failed++;
+        else {
+            failed += run_words(e, n, words);
+            free(words);
+            free(store);
+        }
+    }
     else if (!failed)
         run_stdin(e);
     engine_free(e);
