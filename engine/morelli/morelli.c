@@ -59,6 +59,8 @@ static void tables_fill(MoTables *t, int n)
             t->cap[c][d] = (int16_t)((f2 >= 0 && f2 < n && r2 >= 0 && r2 < n)
                                         ? (r + dir_dy[d]) * n + f + dir_dx[d]
                                         : -1);
+            if (t->cap[c][d] >= 0)
+                bits_set(&t->capnbr[c], t->cap[c][d]);
         }
     }
     bits_set(&t->throne, t->centre);
@@ -127,6 +129,9 @@ unsigned morelli_captures(const MoPos *p, int s, int to)
     const MoTables *t = mo_tables(p);
     const Bits *own = &p->stones[s], *opp = &p->stones[s ^ 1];
     unsigned mask = 0;
+    Bits near = bits_and(t->capnbr[to], *opp);
+    if (!bits_any(&near))
+        return 0;
     for (int d = 0; d < MO_DIRS; d++) {
         int a = t->cap[to][d];
         if (a >= 0 && bits_test(opp, a) && bits_test(own, a + t->delta[d]))
