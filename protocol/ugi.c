@@ -61,6 +61,8 @@ struct Engine {
     int job_nkeys;
     SearchLimits job_limits;
 
+    const Game *warm_game; /* the game whose solver tables are built */
+
     /* The writer. */
     FILE *out;
     pthread_mutex_t out_lock;
@@ -612,9 +614,29 @@ static int cmd_uci(Engine *e, char **tok, int n)
     return cmd_ugi_common(e, "uciok");
 }
 
+/* A game with a solver (Fano) builds its tables on the first solve() call,
+ * which can take longer than a fast move: do it while the clock is not
+ * running (uginewgame, or isready with no search), once per game. */
+static void warm_up(Engine *e)
+{
+    const Game *g = e->game;
+    if (!g->solve || e->warm_game == g || search_busy(e))
+        return;
+    if (g->result(e->pos) == RESULT_NONE) {
+        unsigned char pos[POS_MAX_BYTES];
+        int value;
+        Move best;
+        memcpy(pos, e->pos, g->pos_size);
+        (void)g->solve(pos, &value, &best);
+    }
+    e->warm_game = g;
+}
+
 static int cmd_isready(Engine *e, char **tok, int n)
 {
     (void)tok; (void)n;
+    if (!e->caps.sync_search)
+        warm_up(e);
     say(e, "readyok");
     return UGI_OK;
 }
@@ -625,6 +647,8 @@ static int cmd_newgame(Engine *e, char **tok, int n)
     if (refuse_if_busy(e, "uginewgame"))
         return UGI_ERROR;
     search_clear(e->search);
+    if (!e->caps.sync_search)
+        warm_up(e);
     return UGI_OK;
 }
 
