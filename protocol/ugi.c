@@ -10,9 +10,9 @@
  * thread.  The search thread works on its own copy of the position, the
  * options and the history keys, so the reader may go on answering `isready`,
  * `query`, `d` or even `position` while it runs.  Anything that touches the
- * Search itself (go, setoption, uginewgame, bench, perft, solve) waits for
- * the reader's turn: it is refused while a search runs.  Every output line
- * goes through say(), which holds e->out_lock.
+ * Search itself (go, setoption, uginewgame, bench, perft, solve) waits until
+ * a search with limits has finished, and is refused during `go infinite`.
+ * Every output line goes through say(), which holds e->out_lock.
  */
 #include "ugi.h"
 
@@ -572,13 +572,19 @@ void engine_stop(Engine *e)
 
 typedef int (*Handler)(Engine *e, char **tok, int n);
 
+/* Commands that use the Search wait for a search with limits to finish (as
+ * Stockfish does, so piped scripts run in order); with `go infinite` running
+ * they are refused. */
 static int refuse_if_busy(Engine *e, const char *cmd)
 {
-    if (search_busy(e)) {
-        engine_error(e, "%s: a search is running; send stop first", cmd);
-        return 1;
+    if (!search_busy(e))
+        return 0;
+    if (!e->job_limits.infinite) {
+        search_join(e);
+        return 0;
     }
-    return 0;
+    engine_error(e, "%s: an infinite search is running; send stop first", cmd);
+    return 1;
 }
 
 static int cmd_ugi_common(Engine *e, const char *ok)
