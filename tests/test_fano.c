@@ -1,0 +1,461 @@
+/*
+ * Fano330-R-Morris tests: the rules as positions (tests/data/fano_rules.txt),
+ * perft (tests/data/fano_perft.txt), malformed FENs, and the solver: the
+ * start and its 14 first moves (tests/data/fano_first_moves.txt), the
+ * solver's values against a plain depth-limited search, and its chosen
+ * moves keeping the value on a large random sample.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fano/fano.h"
+#include "game.h"
+#include "history.h"
+#include "perft.h"
+
+#define MAXF 8
+
+static const Game *G = &game_fano;
+
+static int sanitize(void) { return getenv("MORELLI_SANITIZE") != NULL; }
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+static int split(char *line, char *f[MAXF])
+{
+    int n = 0;
+    char *s = line;
+    for (;;) {
+        char *bar = strchr(s, '|');
+        if (bar)
+            *bar = '\0';
+        if (n < MAXF)
+            f[n++] = trim(s);
+        if (!bar)
+            break;
+        s = bar + 1;
+    }
+    return n;
+}
+
+static FILE *open_data(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/%s", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    return f;
+}
+
+static int result_code(const char *s)
+{
+    if (!strcmp(s, "none"))
+        return RESULT_NONE;
+    if (!strcmp(s, "white"))
+        return RESULT_P1_WIN;
+    if (!strcmp(s, "black"))
+        return RESULT_P2_WIN;
+    if (!strcmp(s, "draw"))
+        return RESULT_DRAW;
+    fail_msg("bad result word '%s' in the data", s);
+    return -1;
+}
+
+static void load(void *pos, const char *fen)
+{
+    char err[256];
+    GameOptions o;
+    game_options_default(&o);
+    if (G->from_fen(pos, fen, &o, err, sizeof err) != 0)
+        fail_msg("FEN '%s' rejected: %s", fen, err);
+}
+
+static void check_pos_line(char **f, int nf)
+{
+    assert_true(nf >= 6);
+    unsigned char pos[POS_MAX_BYTES];
+    Move moves[64];
+    load(pos, f[1]);
+    char out[FEN_MAX];
+    G->to_fen(pos, out, sizeof out);
+    assert_string_equal(out, f[1]);
+    if (strcmp(f[2], "-") != 0 && G->result(pos) != result_code(f[2]))
+        fail_msg("%s: result %d, want %s", f[0], G->result(pos), f[2]);
+    int n = G->gen_moves(pos, moves);
+    if (strcmp(f[3], "-") != 0 && n != atoi(f[3]))
+        fail_msg("%s: %d legal moves, want %s", f[0], n, f[3]);
+    for (int want = 0; want < 2; want++) {
+        char list[256];
+        snprintf(list, sizeof list, "%s", f[4 + (1 - want)]);
+        for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
+            Move m = game_parse_move(G, pos, t);
+            if ((m != MOVE_NONE) != want)
+                fail_msg("%s: move %s should %sbe legal", f[0], t, want ? "" : "not ");
+            if (m != MOVE_NONE) {
+                char text[MOVE_STR_MAX];
+                game_move_str(G, pos, m, text, sizeof text);
+                assert_string_equal(text, t);
+            }
+        }
+    }
+}
+
+static void check_seq_line(char **f, int nf)
+{
+    assert_true(nf >= 4);
+    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    GameOptions o;
+    game_options_default(&o);
+    load(pos, f[1]);
+    Key keys[64];
+    int nk = 0;
+    char list[256];
+    snprintf(list, sizeof list, "%s", f[2]);
+    for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
+        assert_int_equal(history_result(G, pos, &o, keys, nk), RESULT_NONE);
+        Move m = game_parse_move(G, pos, t);
+        if (m == MOVE_NONE)
+            fail_msg("%s: move %s is not legal", f[0], t);
+        assert_true(nk < 64);
+        keys[nk++] = G->key(pos);
+        G->make(pos, m, undo);
+    }
+    int res = history_result(G, pos, &o, keys, nk);
+    if (res != result_code(f[3]))
+        fail_msg("%s: result %d, want %s", f[0], res, f[3]);
+}
+
+static void test_rules(void **state)
+{
+    (void)state;
+    FILE *fp = open_data("fano_rules.txt");
+    char line[1024];
+    int done = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *f[MAXF];
+        if (line[0] == '#' || trim(line)[0] == '\0')
+            continue;
+        int nf = split(line, f);
+        if (!strncmp(f[0], "pos ", 4))
+            check_pos_line(f, nf);
+        else if (!strncmp(f[0], "seq ", 4))
+            check_seq_line(f, nf);
+        else
+            fail_msg("bad data line '%s'", f[0]);
+        done++;
+    }
+    fclose(fp);
+    assert_true(done >= 12);
+    assert_int_equal(G->repetition_count, 2);
+}
+
+static void test_perft(void **state)
+{
+    (void)state;
+    FILE *fp = open_data("fano_perft.txt");
+    char line[1024];
+    int done = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *f[MAXF];
+        if (line[0] == '#' || trim(line)[0] == '\0')
+            continue;
+        assert_int_equal(split(line, f), 2);
+        unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+        char err[256];
+        GameOptions o;
+        game_options_default(&o);
+        if (!strcmp(f[0], "start"))
+            assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
+        else
+            load(pos, f[0]);
+        memcpy(copy, pos, G->pos_size);
+        char *save;
+        int d = 1;
+        for (char *t = strtok_r(f[1], " ", &save); t; t = strtok_r(NULL, " ", &save), d++) {
+            uint64_t want = strtoull(t, NULL, 10);
+            if (sanitize() && want > 2000000)
+                break;
+            uint64_t got = perft(G, pos, d, 1);
+            if (got != want)
+                fail_msg("perft %s depth %d: %llu, want %llu", f[0], d,
+                         (unsigned long long)got, (unsigned long long)want);
+            if (want < 300000) {
+                assert_true(perft(G, pos, d, 0) == want);
+                assert_true(perft_generic(G, pos, d, 0) == want);
+            }
+            assert_memory_equal(pos, copy, G->pos_size);
+        }
+        done++;
+    }
+    fclose(fp);
+    assert_true(done >= 2);
+}
+
+static void test_bad_fens(void **state)
+{
+    (void)state;
+    FILE *fp = open_data("fano_badfens.txt");
+    char line[1024];
+    int done = 0;
+    GameOptions o;
+    game_options_default(&o);
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#')
+            continue;
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (!n)
+            continue;
+        unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+        char err[256] = "";
+        memset(pos, 0xA5, sizeof pos);
+        memcpy(copy, pos, sizeof pos);
+        if (G->from_fen(pos, line, &o, err, sizeof err) != -1)
+            fail_msg("FEN '%s' accepted", line);
+        assert_true(strlen(err) > 0);
+        assert_memory_equal(pos, copy, sizeof pos);
+        done++;
+    }
+    fclose(fp);
+    assert_true(done >= 10);
+    /* And a good one, equal to the start. */
+    unsigned char a[POS_MAX_BYTES], b[POS_MAX_BYTES];
+    char err[256];
+    assert_int_equal(G->init(a, &o, err, sizeof err), 0);
+    assert_int_equal(G->from_fen(b, "././././././. w", &o, err, sizeof err), 0);
+    assert_memory_equal(a, b, G->pos_size);
+}
+
+/* Exact value of a solved position as text: "draw", "win", "loss". */
+static const char *value_class(int v)
+{
+    return v > 0 ? "win" : v < 0 ? "loss" : "draw";
+}
+
+static void test_first_moves(void **state)
+{
+    (void)state;
+    long npos = 0;
+    double ms = 0;
+    assert_int_equal(fano_solver_init(&npos, &ms), 0);
+    assert_true(npos > 1000000);
+    unsigned char pos[POS_MAX_BYTES];
+    char err[256];
+    GameOptions o;
+    game_options_default(&o);
+    assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
+    Move moves[64];
+    int values[64];
+    int n = fano_solve_moves(pos, moves, values, 64);
+    assert_int_equal(n, 14);
+    FILE *fp = open_data("fano_first_moves.txt");
+    char line[256], name[64], want[64];
+    int seen = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || sscanf(line, "%63s %63s", name, want) != 2)
+            continue;
+        if (!strcmp(name, "start")) {
+            int v;
+            Move best;
+            assert_int_equal(G->solve(pos, &v, &best), 1);
+            assert_string_equal(value_class(v), want);
+            assert_true(best != MOVE_NONE);
+            continue;
+        }
+        Move m = game_parse_move(G, pos, name);
+        assert_true(m != MOVE_NONE);
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            if (moves[i] == m) {
+                if (strcmp(value_class(values[i]), want) != 0)
+                    fail_msg("first move %s: %s, want %s", name, value_class(values[i]), want);
+                found = 1;
+            }
+        assert_true(found);
+        seen++;
+    }
+    fclose(fp);
+    assert_int_equal(seen, 14);
+}
+
+/* Plain depth-limited search, no table: can the side to move force a win
+ * within d plies?  Must it lose within d plies? */
+static int must_lose(void *pos, int d);
+
+static int can_win(void *pos, int d)
+{
+    int r = G->result(pos), s = G->side_to_move(pos);
+    if (r != RESULT_NONE)
+        return r == (s == SIDE_P1 ? RESULT_P1_WIN : RESULT_P2_WIN);
+    if (d == 0)
+        return 0;
+    Move moves[64];
+    unsigned char undo[UNDO_MAX_BYTES];
+    int n = G->gen_moves(pos, moves), win = 0;
+    for (int i = 0; i < n && !win; i++) {
+        G->make(pos, moves[i], undo);
+        win = must_lose(pos, d - 1);
+        G->unmake(pos, moves[i], undo);
+    }
+    return win;
+}
+
+static int must_lose(void *pos, int d)
+{
+    int r = G->result(pos), s = G->side_to_move(pos);
+    if (r != RESULT_NONE)
+        return r == (s == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN);
+    if (d == 0)
+        return 0;
+    Move moves[64];
+    unsigned char undo[UNDO_MAX_BYTES];
+    int n = G->gen_moves(pos, moves), lose = 1;
+    for (int i = 0; i < n && lose; i++) {
+        G->make(pos, moves[i], undo);
+        lose = can_win(pos, d - 1);
+        G->unmake(pos, moves[i], undo);
+    }
+    return lose;
+}
+
+/* A position after a random number of random (mostly safe) moves. */
+static void random_position(void *pos, uint64_t *rng)
+{
+    char err[256];
+    GameOptions o;
+    game_options_default(&o);
+    G->init(pos, &o, err, sizeof err);
+    int plies = (int)rng_below(rng, 30);
+    Move moves[64];
+    unsigned char undo[UNDO_MAX_BYTES];
+    for (int i = 0; i < plies && G->result(pos) == RESULT_NONE; i++) {
+        int n = G->gen_moves(pos, moves);
+        Move m = rng_below(rng, 8) ? G->playout_move(pos, moves, n, rng)
+                                   : moves[rng_below(rng, (uint32_t)n)];
+        G->make(pos, m, undo);
+    }
+}
+
+static void test_solver_against_search(void **state)
+{
+    (void)state;
+    uint64_t rng = 99;
+    int samples = sanitize() ? 40 : 400, limit = 5;
+    int wins = 0, losses = 0, draws = 0;
+    for (int k = 0; k < samples; k++) {
+        unsigned char pos[POS_MAX_BYTES];
+        random_position(pos, &rng);
+        int v;
+        Move best;
+        assert_int_equal(G->solve(pos, &v, &best), 1);
+        if (v > 0) {
+            int n = VALUE_WIN - v;
+            assert_in_range(n, 0, 200);
+            if (n <= limit) {
+                assert_true(can_win(pos, n));
+                assert_true(n == 0 || !can_win(pos, n - 1));
+            } else {
+                assert_false(can_win(pos, limit));
+            }
+            assert_false(must_lose(pos, limit));
+            wins++;
+        } else if (v < 0) {
+            int n = VALUE_WIN + v;
+            assert_in_range(n, 0, 200);
+            if (n <= limit) {
+                assert_true(must_lose(pos, n));
+                assert_true(n == 0 || !must_lose(pos, n - 1));
+            } else {
+                assert_false(must_lose(pos, limit));
+            }
+            assert_false(can_win(pos, limit));
+            losses++;
+        } else {
+            assert_false(can_win(pos, limit));
+            assert_false(must_lose(pos, limit));
+            draws++;
+        }
+    }
+    /* The sample holds every kind of value. */
+    assert_true(wins > 0 && losses > 0 && draws > 0);
+}
+
+static void test_solver_moves_keep_value(void **state)
+{
+    (void)state;
+    uint64_t rng = 4242;
+    int samples = sanitize() ? 2000 : 20000;
+    for (int k = 0; k < samples; k++) {
+        unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+        random_position(pos, &rng);
+        int v, v2;
+        Move best;
+        assert_int_equal(G->solve(pos, &v, &best), 1);
+        if (G->result(pos) != RESULT_NONE) {
+            assert_true(best == MOVE_NONE);
+            assert_true(v == VALUE_WIN || v == -VALUE_WIN);
+            continue;
+        }
+        Move moves[64];
+        int values[64];
+        int n = fano_solve_moves(pos, moves, values, 64);
+        assert_true(n >= 1);
+        assert_true(moves[0] == best);
+        assert_int_equal(values[0], v);
+        for (int i = 1; i < n; i++)
+            assert_true(values[i] <= values[i - 1]);
+        /* The chosen move: the successor's value mirrors ours, one ply
+         * nearer the end; a draw stays a draw. */
+        G->make(pos, best, undo);
+        assert_int_equal(G->solve(pos, &v2, &best), 1);
+        if (v > 0)
+            assert_int_equal(v2, -(v + 1));
+        else if (v < 0)
+            assert_int_equal(v2, -v + 1);
+        else
+            assert_int_equal(v2, 0);
+    }
+}
+
+static void test_solver_outside(void **state)
+{
+    (void)state;
+    /* White to move with more pieces placed than Black: no value. */
+    unsigned char pos[POS_MAX_BYTES];
+    load(pos, "C/T/././././. w");
+    int v = 12345;
+    Move best = 1;
+    assert_int_equal(G->solve(pos, &v, &best), 0);
+    Move moves[64];
+    int values[64];
+    assert_int_equal(fano_solve_moves(pos, moves, values, 64), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_first_moves),
+        cmocka_unit_test(test_solver_against_search),
+        cmocka_unit_test(test_solver_moves_keep_value),
+        cmocka_unit_test(test_solver_outside),
+    };
+    return cmocka_run_group_tests_name("fano", tests, NULL, NULL);
+}
