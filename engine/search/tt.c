@@ -44,12 +44,16 @@ size_t tt_bytes_for_mb(int64_t mb)
 int tt_resize(TT *t, int64_t mb)
 {
     size_t n = tt_bytes_for_mb(mb) / sizeof(TTBucket);
-    TTBucket *b = NULL;
-    if (posix_memalign((void **)&b, 64, n * sizeof(TTBucket)) != 0 || !b)
+    /* calloc hands large blocks over as fresh zero pages, so a big table
+     * costs nothing until it is used; the buckets start at the first
+     * 64-byte boundary. */
+    void *mem = calloc(n + 1, sizeof(TTBucket));
+    if (!mem)
         return -1;
-    memset(b, 0, n * sizeof(TTBucket));
-    free(t->buckets);
-    t->buckets = b;
+    uintptr_t at = ((uintptr_t)mem + 63) & ~(uintptr_t)63;
+    free(t->mem);
+    t->mem = mem;
+    t->buckets = (TTBucket *)at;
     t->nbuckets = n;
     t->age = 0;
     return 0;
@@ -57,7 +61,8 @@ int tt_resize(TT *t, int64_t mb)
 
 void tt_free(TT *t)
 {
-    free(t->buckets);
+    free(t->mem);
+    t->mem = NULL;
     t->buckets = NULL;
     t->nbuckets = 0;
 }

@@ -64,7 +64,8 @@ typedef struct TTHit {
 } TTHit;
 
 typedef struct TT {
-    TTBucket *buckets;
+    TTBucket *buckets; /* 64-byte aligned inside mem */
+    void *mem;         /* what was allocated (zeroed lazily by the system) */
     size_t nbuckets;
     unsigned age; /* current generation, 0..TT_AGE_MOD-1 */
 } TT;
