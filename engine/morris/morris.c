@@ -156,38 +156,44 @@ static inline int flies(const Pos *p, int s)
 
 static inline int material(const Pos *p, int s) { return popcnt(p->bb[s]) + p->hand[s]; }
 
+/* Appends the turn from -> to, with each possible removal when it closes
+ * a mill.  *rem is the removable set, computed on first need (~0u = not
+ * yet): most turns close no mill. */
+static inline int push_turn(const Tables *t, const Pos *p, uint32_t rest, int from, int to,
+                            uint32_t *rem, Move *mv, int n)
+{
+    if (closes_mill(t, rest, to)) {
+        if (*rem == ~0u)
+            *rem = removable(t, p->bb[p->stm ^ 1]);
+        if (*rem) {
+            for (uint32_t r = *rem; r; r &= r - 1)
+                mv[n++] = enc(from, to, lsb(r));
+            return n;
+        }
+    }
+    mv[n++] = enc(from, to, -1);
+    return n;
+}
+
 static int morris_gen(const void *vp, Move *mv)
 {
     const Pos *p = vp;
     const Tables *t = &tabs[p->diag];
     int s = p->stm;
     uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[s ^ 1]);
-    uint32_t rem = removable(t, p->bb[s ^ 1]);
+    uint32_t rem = ~0u;
     int n = 0;
     if (p->hand[s]) {
-        for (uint32_t e = empty; e; e &= e - 1) {
-            int to = lsb(e);
-            if (rem && closes_mill(t, own, to))
-                for (uint32_t r = rem; r; r &= r - 1)
-                    mv[n++] = enc(-1, to, lsb(r));
-            else
-                mv[n++] = enc(-1, to, -1);
-        }
+        for (uint32_t e = empty; e; e &= e - 1)
+            n = push_turn(t, p, own, -1, lsb(e), &rem, mv, n);
         return n;
     }
     int fly = flies(p, s);
     for (uint32_t f = own; f; f &= f - 1) {
         int from = lsb(f);
         uint32_t rest = own & ~(1u << from);
-        uint32_t dest = fly ? empty : (t->adj[from] & empty);
-        for (; dest; dest &= dest - 1) {
-            int to = lsb(dest);
-            if (rem && closes_mill(t, rest, to))
-                for (uint32_t r = rem; r; r &= r - 1)
-                    mv[n++] = enc(from, to, lsb(r));
-            else
-                mv[n++] = enc(from, to, -1);
-        }
+        for (uint32_t dest = fly ? empty : (t->adj[from] & empty); dest; dest &= dest - 1)
+            n = push_turn(t, p, rest, from, lsb(dest), &rem, mv, n);
     }
     return n;
 }
@@ -198,27 +204,27 @@ static int morris_count(const Pos *p)
     const Tables *t = &tabs[p->diag];
     int s = p->stm;
     uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[s ^ 1]);
-    uint32_t rem = removable(t, p->bb[s ^ 1]);
-    int extra = rem ? popcnt(rem) - 1 : 0;
-    int n = 0;
+    int n = 0, closing = 0;
     if (p->hand[s]) {
         n = popcnt(empty);
-        if (extra)
-            for (uint32_t e = empty; e; e &= e - 1)
-                if (closes_mill(t, own, lsb(e)))
-                    n += extra;
-        return n;
-    }
-    int fly = flies(p, s);
-    for (uint32_t f = own; f; f &= f - 1) {
-        int from = lsb(f);
-        uint32_t rest = own & ~(1u << from);
-        uint32_t dest = fly ? empty : (t->adj[from] & empty);
-        n += popcnt(dest);
-        if (extra)
+        for (uint32_t e = empty; e; e &= e - 1)
+            closing += closes_mill(t, own, lsb(e));
+    } else {
+        int fly = flies(p, s);
+        for (uint32_t f = own; f; f &= f - 1) {
+            int from = lsb(f);
+            uint32_t rest = own & ~(1u << from);
+            uint32_t dest = fly ? empty : (t->adj[from] & empty);
+            n += popcnt(dest);
             for (; dest; dest &= dest - 1)
-                if (closes_mill(t, rest, lsb(dest)))
-                    n += extra;
+                closing += closes_mill(t, rest, lsb(dest));
+        }
+    }
+    /* Each mill-closing turn comes once per removable piece. */
+    if (closing) {
+        uint32_t rem = removable(t, p->bb[s ^ 1]);
+        if (rem)
+            n += closing * (popcnt(rem) - 1);
     }
     return n;
 }
