@@ -30,11 +30,19 @@
 #define HIST_MAX 16384
 #define QS_MAX_PLIES 8
 #define ASPIRATION 40
+#define ECACHE_BITS 16
 
 /* Ordering classes, highest first (the low bits carry history). */
 #define ORD_TT (1 << 30)
 #define ORD_NOISY (1 << 29)
 #define ORD_KILLER (1 << 28)
+
+/* Evaluation cache slot: positions transpose a lot and some evaluations
+ * (Morelli's) cost far more than a move. */
+typedef struct EvalSlot {
+    Key key;
+    int score;
+} EvalSlot;
 
 typedef struct AbThread {
     SearchCtx *c;
@@ -46,6 +54,7 @@ typedef struct AbThread {
     Move *moves;         /* MAX_PLY lists of max_moves */
     int *order;          /* ordering scores beside moves */
     Key *keys;           /* prev keys then the path's */
+    EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
     int nbase;           /* how many of keys are the game's */
     Move killers[MAX_PLY][2];
     int hist[2][HIST_SIZE];
@@ -94,6 +103,17 @@ static inline int ab_tick(AbThread *t)
     if (search_should_stop(c))
         t->aborted = 1;
     return t->aborted;
+}
+
+static inline int ab_eval(AbThread *t)
+{
+    Key k = t->g->key(t->pos);
+    EvalSlot *e = &t->ecache[k & ((1u << ECACHE_BITS) - 1)];
+    if (e->key == k && k != 0)
+        return e->score;
+    e->key = k;
+    e->score = search_eval(t->g, t->pos);
+    return e->score;
 }
 
 static inline void ab_make(AbThread *t, Move m, int ply)
@@ -163,7 +183,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     int score;
     if (ab_terminal(t, ply, &score))
         return score;
-    int stand = search_eval(g, t->pos);
+    int stand = ab_eval(t);
     t->horizon++;
     if (stand >= beta || qply >= QS_MAX_PLIES || ply >= MAX_PLY - 1)
         return stand;
@@ -211,7 +231,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         return score;
     if (ply >= MAX_PLY - 1) {
         t->horizon++;
-        return search_eval(g, t->pos);
+        return ab_eval(t);
     }
     if (depth <= 0)
         return ab_qsearch(t, alpha, beta, ply, 0);
@@ -348,7 +368,8 @@ static int ab_alloc(AbThread *t, SearchCtx *c, int id)
     t->order = malloc(nm * sizeof(int));
     t->nbase = c->nprev;
     t->keys = malloc(((size_t)c->nprev + MAX_PLY + 2) * sizeof(Key));
-    if (!t->pos || !t->undo || !t->moves || !t->order || !t->keys)
+    t->ecache = calloc((size_t)1 << ECACHE_BITS, sizeof(EvalSlot));
+    if (!t->pos || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
         return -1;
     memcpy(t->pos, c->root, g->pos_size);
     if (c->nprev)
@@ -363,6 +384,7 @@ static void ab_release(AbThread *t)
     free(t->moves);
     free(t->order);
     free(t->keys);
+    free(t->ecache);
 }
 
 static void emit_iteration(AbThread *ts, int nthreads, int final)
