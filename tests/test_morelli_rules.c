@@ -8,6 +8,7 @@
  *   landing <from-to> <text>... the exact set of legal texts with that from-to
  *   noisy / quiet <move>        move_is_noisy
  *   count <n>, result none|p1|p2|draw
+ * A case may set "ruleset classic" or "setup free|pairs" before its fen.
  *   eval > <n> / eval < <n>     the static evaluation (side to move's view)
  *   playout <percent>           the playout policy picks an enthroning move
  *                               at least that often (fixed seed, 200 picks)
@@ -236,6 +237,8 @@ static void test_rule_cases(void **state)
             game_options_default(&c.opt);
             c.have_pos = 0;
             cases++;
+        } else if (strncmp(line, "setup ", 6) == 0) {
+            c.opt.setup = strcmp(line + 6, "pairs") == 0 ? SETUP_PAIRS : SETUP_FREE;
         } else if (strncmp(line, "ruleset ", 8) == 0) {
             c.opt.ruleset = strcmp(line + 8, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
         } else if (strncmp(line, "fen ", 4) == 0) {
