@@ -687,7 +687,7 @@ static void fmt_elo(double x, char *buf, size_t len)
     if (isinf(x))
         snprintf(buf, len, "%sinf", x > 0 ? "+" : "-");
     else
-        snprintf(buf, len, "%+.1f", x);
+        snprintf(buf, len, "%+.1f", fabs(x) < 0.05 ? 0.0 : x);
 }
 
 /* "Elo +12.3 [-20.1, +45.0]" of the games so far. */
@@ -762,7 +762,9 @@ static void report(Match *m)
     const MatchSummary *s = &m->sum;
     FILE *out = m->out;
     char buf[128];
-    if (m->tty && !c->quiet && !c->demo)
+    if (c->demo)
+        return; /* the game's own result line says it all */
+    if (m->tty && !c->quiet)
         fprintf(out, "\n");
     tc_text(&c->tc, buf, sizeof buf);
     fprintf(out, "\n%s vs %s, %s, %s\n", c->engines[0].name, c->engines[1].name, c->game->name,

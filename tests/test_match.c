@@ -383,9 +383,16 @@ static void test_match_two_copies(void **state)
         setup_match(&c, engine_bin(), engine_bin(), games[gi]);
         c.games = 4;
         c.concurrency = 2;
-        c.tc.depth = 2;
-        if (games[gi] == &game_morris)
+        if (games[gi] == &game_morris) {
+            c.tc.depth = 2;
             snprintf(c.openings, sizeof c.openings, "%s", OPENINGS_DATA);
+        } else {
+            /* 9x9 keeps the test short; the referee must know the size too. */
+            snprintf(c.each[0].name, sizeof c.each[0].name, "BoardSize");
+            snprintf(c.each[0].value, sizeof c.each[0].value, "9");
+            c.neach = 1;
+            c.game_opt.board_size = 9;
+        }
         pgn_path(c.pgnout, sizeof c.pgnout, "copies");
         char err[512];
         MatchSummary s;
