@@ -406,12 +406,48 @@ static void test_move_text(void **state)
     assert_true(game_parse_move(G, pos, "b2") == MOVE_NONE);
 }
 
+/* ---- print ------------------------------------------------------------------ */
+
+static void test_print(void **state)
+{
+    (void)state;
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES];
+    char err[256];
+    const char *fen = "w8/w7w/w7w/w2bbb2w/w2bBb2w/w2bbb2w/w7w/w7w/wwwwwwwww w";
+    assert_int_equal(G->from_fen(pos, fen, &opt, err, sizeof err), 0);
+    for (int ansi = 0; ansi < 2; ansi++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        G->print(pos, f, ansi);
+        fclose(f);
+        assert_non_null(strstr(buf, "White to move"));
+        assert_non_null(strstr(buf, "Black king"));
+        assert_non_null(strstr(buf, "  9 "));
+        assert_non_null(strstr(buf, "  1 "));
+        if (ansi) {
+            assert_non_null(strstr(buf, "\033[48;5;"));
+            assert_non_null(strstr(buf, " B "));
+        } else {
+            assert_null(strchr(buf, '\033'));
+            assert_non_null(strstr(buf, " a b c d e f g h i"));
+            /* rank 5 as letters: ring stone, green and blue bands, the king */
+            assert_non_null(strstr(buf, "  5  w g u b B b u g w"));
+        }
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft_table),     cmocka_unit_test(test_fens_and_fast_perft),
         cmocka_unit_test(test_bad_fens),        cmocka_unit_test(test_setups),
         cmocka_unit_test(test_random_games),    cmocka_unit_test(test_move_text),
+        cmocka_unit_test(test_print),
     };
     return cmocka_run_group_tests_name("morelli", tests, NULL, NULL);
 }
