@@ -835,10 +835,12 @@ static int mo_move_is_noisy(const void *pos, Move m)
 
 static uint64_t perft_rec(MoPos *p, int depth, int bulk)
 {
-    if (bulk && depth == 1)
+    if (bulk && depth == 1 && p->ruleset == RULESET_STANDARD)
         return (uint64_t)morelli_count(p);
     Move moves[9440];
     int n = morelli_gen(p, moves);
+    if (bulk && depth == 1)
+        return (uint64_t)n;
     uint64_t total = 0;
     MoUndo u;
     for (int i = 0; i < n; i++) {
