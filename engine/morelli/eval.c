@@ -65,8 +65,6 @@ int morelli_evaluate(const void *pos)
 {
     const MoPos *p = pos;
     const int *w = morelli_weights;
-    if (mo_placing(p))
-        return 0; /* placement: no stone off the ring yet, nothing to weigh */
     const MoTables *t = mo_tables(p);
     const int s = p->stm, o = s ^ 1;
     Bits occ = mo_occupied(p);
@@ -75,6 +73,10 @@ int morelli_evaluate(const void *pos)
     side_info(p, o, &occ, &op);
 
     int score = w[MW_TEMPO];
+    /* placement: only the ring fills up, by a fixed schedule; what the
+     * placements decide is how freely the stones will move */
+    if (mo_placing(p))
+        return score + w[MW_MOBILITY] * (me.mobility - op.mobility);
     score += w[MW_STONE] * (me.stones - op.stones);
     score += w[MW_MOBILITY] * (me.mobility - op.mobility);
     score += w[MW_RESERVE] * (me.reserve - op.reserve);
