@@ -46,6 +46,7 @@ static int8_t code_of[5][5];
 static uint8_t code_lo[NCODE], code_hi[NCODE];
 static int8_t nxt_used[NUSED][NCODE];
 static uint8_t code_add[NCODE]; /* the code's kinds as base-3 digits */
+static uint8_t code_white[NCODE], code_black[NCODE]; /* pieces of each colour */
 static uint32_t g_cnt[8][NUSED];
 static uint32_t pre_rank[7][NUSED][NCODE];
 
@@ -90,8 +91,12 @@ static void rank_tables(void)
             }
             nxt_used[u][code] = (int8_t)(ok ? v : -1);
         }
-    for (int code = 0; code < NCODE; code++)
+    for (int code = 0; code < NCODE; code++) {
         code_add[code] = (uint8_t)nxt_used[0][code];
+        code_white[code] = (uint8_t)((code_lo[code] == 1 || code_lo[code] == 2) +
+                                     (code_hi[code] == 1 || code_hi[code] == 2));
+        code_black[code] = (uint8_t)((code_lo[code] >= 3) + (code_hi[code] >= 3));
+    }
     for (int u = 0; u < NUSED; u++)
         g_cnt[7][u] = 1;
     for (int i = 6; i >= 0; i--)
@@ -121,90 +126,6 @@ static inline uint32_t state_of(const FanoPos *p)
     return 2 * r + p->stm;
 }
 
-static int pos_consistent(const FanoPos *p);
-
-/* Queue entry: the state index (bits 36..), the side to move (bit 35) and
- * the seven stack codes (5 bits each), so no unranking is needed. */
-static inline uint64_t pack(const FanoPos *p, uint32_t st)
-{
-    uint64_t x = (uint64_t)st << 36 | (uint64_t)p->stm << 35;
-    for (int i = 0; i < 7; i++)
-        x |= (uint64_t)code_of[p->lo[i]][p->hi[i]] << (5 * i);
-    return x;
-}
-
-static inline void unpack(uint64_t x, FanoPos *p)
-{
-    memset(p, 0, sizeof *p);
-    int used[4] = {0, 0, 0, 0};
-    for (int i = 0; i < 7; i++) {
-        int code = (int)(x >> (5 * i)) & 31;
-        p->lo[i] = code_lo[code];
-        p->hi[i] = code_hi[code];
-        if (p->lo[i])
-            used[p->lo[i] - 1]++;
-        if (p->hi[i])
-            used[p->hi[i] - 1]++;
-    }
-    for (int k = 0; k < 4; k++)
-        p->hand[k] = (uint8_t)(2 - used[k]);
-    p->stm = (uint8_t)((x >> 35) & 1);
-}
-
-/* Predecessors of p: the states of the other side from which one move
- * leads to p, into out[] (index) and outp[] (position). */
-static int predecessors(const FanoPos *p, uint32_t *out, FanoPos *outp)
-{
-    int s = p->stm ^ 1; /* the side that just moved */
-    int n = 0;
-    int placed_all = (p->hand[2 * s] | p->hand[2 * s + 1]) == 0;
-    FanoPos q;
-    for (int a = 0; a < 7; a++) {
-        int t = p->hi[a] ? p->hi[a] : p->lo[a];
-        if (!t || ((t - 1) >> 1) != s)
-            continue;
-        /* Take the piece off a. */
-        q = *p;
-        if (q.hi[a])
-            q.hi[a] = 0;
-        else
-            q.lo[a] = 0;
-        q.hand[t - 1]++;
-        q.stm = (uint8_t)s;
-        /* It was placed there... */
-        if (pos_consistent(&q)) {
-            outp[n] = q;
-            out[n++] = state_of(&q);
-        }
-        if (!placed_all)
-            continue;
-        /* ...or it came from a neighbour where it may stand. */
-        for (int j = 0; j < fano_nadj[a]; j++) {
-            int b = fano_adj[a][j];
-            if (q.hi[b] || q.lo[b] == t)
-                continue;
-            FanoPos r = q;
-            if (r.lo[b])
-                r.hi[b] = (uint8_t)t;
-            else
-                r.lo[b] = (uint8_t)t;
-            r.hand[t - 1]--;
-            if (pos_consistent(&r)) {
-                outp[n] = r;
-                out[n++] = state_of(&r);
-            }
-        }
-    }
-    return n;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /*
  * Only states consistent with alternate play are analysed: during the
  * placement White (who starts) has as many pieces on the board as Black
@@ -217,6 +138,97 @@ static inline int consistent(int white_on, int black_on, int stm)
     if (white_on == 4 && black_on == 4)
         return 1;
     return stm == SIDE_P1 ? white_on == black_on : white_on == black_on + 1;
+}
+
+static int pos_consistent(const FanoPos *p);
+
+/* Queue entry: the state index (bits 36..), the side to move (bit 35) and
+ * the seven stack codes (5 bits each), so no unranking is needed. */
+static inline uint64_t pack(const FanoPos *p, uint32_t st)
+{
+    uint64_t x = (uint64_t)st << 36 | (uint64_t)p->stm << 35;
+    for (int i = 0; i < 7; i++)
+        x |= (uint64_t)code_of[p->lo[i]][p->hi[i]] << (5 * i);
+    return x;
+}
+
+
+/*
+ * Predecessors of the state packed in x (see pack()): the states of the
+ * other side from which one move leads to it, into out[] as packed queue
+ * entries.  Works on the stack codes directly and ranks incrementally: a
+ * predecessor differs from x only from its first changed point on.
+ */
+static int predecessors(uint64_t x, uint64_t *out)
+{
+    int code[7], on[2] = {0, 0};
+    uint32_t R[8];
+    int U[8];
+    R[0] = 0;
+    U[0] = 0;
+    for (int i = 0; i < 7; i++) {
+        code[i] = (int)(x >> (5 * i)) & 31;
+        on[0] += code_white[code[i]];
+        on[1] += code_black[code[i]];
+        R[i + 1] = R[i] + pre_rank[i][U[i]][code[i]];
+        U[i + 1] = U[i] + code_add[code[i]];
+    }
+    int s = (int)((x >> 35) & 1) ^ 1; /* the side that just moved */
+    int n = 0;
+    int unplace_ok = consistent(on[0] - (s == 0), on[1] - (s == 1), s);
+    int unmove_ok = on[s] == 4 && consistent(on[0], on[1], s);
+    for (int a = 0; a < 7; a++) {
+        int lo = code_lo[code[a]], hi = code_hi[code[a]];
+        int t = hi ? hi : lo;
+        if (!t || ((t - 1) >> 1) != s)
+            continue;
+        /* Take the piece off a. */
+        int ca = hi ? code_of[lo][0] : 0;
+        if (unplace_ok) {
+            /* It was placed there. */
+            uint32_t r = R[a];
+            int u = U[a];
+            uint64_t y = x & ~((uint64_t)31 << (5 * a));
+            y |= (uint64_t)ca << (5 * a);
+            for (int i = a; i < 7; i++) {
+                int c = i == a ? ca : code[i];
+                r += pre_rank[i][u][c];
+                u += code_add[c];
+            }
+            y = (y & (((uint64_t)1 << 35) - 1)) | (uint64_t)s << 35;
+            out[n++] = y | (uint64_t)(2 * r + (uint32_t)s) << 36;
+        }
+        if (!unmove_ok)
+            continue;
+        /* Or it came from a neighbour b where it may stand. */
+        for (int j = 0; j < fano_nadj[a]; j++) {
+            int b = fano_adj[a][j];
+            int blo = code_lo[code[b]];
+            if (code_hi[code[b]] || blo == t)
+                continue;
+            int cb = blo ? code_of[blo][t] : code_of[t][0];
+            int m = a < b ? a : b;
+            uint32_t r = R[m];
+            int u = U[m];
+            for (int i = m; i < 7; i++) {
+                int c = i == a ? ca : i == b ? cb : code[i];
+                r += pre_rank[i][u][c];
+                u += code_add[c];
+            }
+            uint64_t y = x & (((uint64_t)1 << 35) - 1);
+            y &= ~((uint64_t)31 << (5 * a) | (uint64_t)31 << (5 * b));
+            y |= (uint64_t)ca << (5 * a) | (uint64_t)cb << (5 * b);
+            out[n++] = y | (uint64_t)s << 35 | (uint64_t)(2 * r + (uint32_t)s) << 36;
+        }
+    }
+    return n;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static int pos_consistent(const FanoPos *p)
@@ -311,25 +323,23 @@ static void solver_build(void)
     walk(&w, 0, 0);
     uint32_t head = 0, tail = w.tail;
     /* Breadth-first: distances come out in non-decreasing order. */
-    uint32_t pred[64];
-    FanoPos p, predp[64];
+    uint64_t pred[64];
     while (head < tail) {
         uint64_t x = queue[head++];
         int v = val[x >> 36];
-        unpack(x, &p);
-        int n = predecessors(&p, pred, predp);
+        int n = predecessors(x, pred);
         for (int i = 0; i < n; i++)
-            __builtin_prefetch(&val[pred[i]], 1);
+            __builtin_prefetch(&val[pred[i] >> 36], 1);
         for (int i = 0; i < n; i++) {
-            uint32_t q = pred[i];
+            uint32_t q = (uint32_t)(pred[i] >> 36);
             if (val[q] <= UNRESOLVED)
                 continue; /* already resolved */
             if (v < 0) {
                 val[q] = (int16_t)(-v + 1);
-                queue[tail++] = pack(&predp[i], q);
+                queue[tail++] = pred[i];
             } else if (--val[q] == UNRESOLVED) {
                 val[q] = (int16_t)(-(v + 1));
-                queue[tail++] = pack(&predp[i], q);
+                queue[tail++] = pred[i];
             }
         }
     }
