@@ -24,6 +24,8 @@
 #include "history.h"
 #include "stats.h"
 
+volatile int match_interrupted;
+
 /* How a game ended; the report counts each kind. */
 enum {
     TERM_RULES,      /* the game's own result() */
@@ -807,6 +809,8 @@ static void report(Match *m)
                 c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial", s->llr,
                 s->llr_lower, s->llr_upper, verdict);
     }
+    if (match_interrupted)
+        fprintf(out, "interrupted: %d of %d games played\n", s->games, c->games);
     fprintf(out, "endings:");
     for (int t = 0; t < TERM_COUNT; t++)
         if (m->terms[t])
@@ -827,7 +831,8 @@ static void *worker_main(void *arg)
     memset(recs, 0, sizeof recs);
     for (;;) {
         pthread_mutex_lock(&m->lock);
-        int k = (m->stop || m->next_pair >= m->pairs_total) ? -1 : m->next_pair++;
+        int k = (m->stop || match_interrupted || m->next_pair >= m->pairs_total) ? -1
+                                                                            : m->next_pair++;
         pthread_mutex_unlock(&m->lock);
         if (k < 0)
             break;

@@ -127,8 +127,13 @@ typedef struct MatchSummary {
  */
 int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, size_t errlen);
 
+/* Set (by match_main's SIGINT handler) to start no new game: the games
+ * under way finish and the report follows. */
+extern volatile int match_interrupted;
+
 /* The runner's whole command line: parse, run, report. Returns the exit
- * status. */
+ * status.  The first Ctrl-C stops the match after the games under way, the
+ * second one at once. */
 int match_main(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,6 +669,12 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
 
 /* --- the program ------------------------------------------------------------------- */
 
+static void on_interrupt(int sig)
+{
+    match_interrupted = 1;
+    signal(sig, SIG_DFL); /* the next Ctrl-C ends the runner at once */
+}
+
 int match_main(int argc, char **argv)
 {
     static MatchConfig c; /* large: not on the stack */
@@ -694,6 +701,7 @@ int match_main(int argc, char **argv)
         return 0;
     }
     MatchSummary sum;
+    signal(SIGINT, on_interrupt);
     if (match_run(&c, stdout, &sum, err, sizeof err) != 0) {
         fprintf(stderr, "match: %s\n", err);
         return 1;
