@@ -406,6 +406,100 @@ static void test_move_text(void **state)
     assert_true(game_parse_move(G, pos, "b2") == MOVE_NONE);
 }
 
+/* ---- colour symmetry -------------------------------------------------------- */
+
+/* The FEN of pos turned half a turn with the colours (and side) swapped. */
+static void mirror_fen(const char *fen, int size, char *out, size_t len)
+{
+    char cells[169], kings[169];
+    const char *s = fen;
+    for (int r = size - 1; r >= 0; r--) {
+        int c = 0;
+        while (*s && *s != '/' && *s != ' ') {
+            if (*s >= '0' && *s <= '9') {
+                char *e;
+                long k = strtol(s, &e, 10);
+                s = e;
+                while (k-- > 0)
+                    cells[r * size + c++] = '.';
+            } else {
+                cells[r * size + c++] = *s++;
+            }
+        }
+        s++;
+    }
+    char side = *s;
+    for (int i = 0; i < size * size; i++) {
+        char x = cells[size * size - 1 - i];
+        kings[i] = x == 'b' ? 'w' : x == 'w' ? 'b' : x == 'B' ? 'W' : x == 'W' ? 'B' : '.';
+    }
+    size_t k = 0;
+    for (int r = size - 1; r >= 0; r--) {
+        int run = 0;
+        for (int c = 0; c < size; c++) {
+            char x = kings[r * size + c];
+            if (x == '.') {
+                run++;
+                continue;
+            }
+            if (run)
+                k += (size_t)snprintf(out + k, len - k, "%d", run);
+            run = 0;
+            out[k++] = x;
+        }
+        if (run)
+            k += (size_t)snprintf(out + k, len - k, "%d", run);
+        if (r)
+            out[k++] = '/';
+    }
+    snprintf(out + k, len - k, " %c", side == 'b' ? 'w' : 'b');
+}
+
+/* Turning the board and swapping colours changes nothing but the names:
+ * the same number of moves, the same evaluation, the mirrored result. */
+static void test_colour_symmetry(void **state)
+{
+    (void)state;
+    unsigned char pos[POS_MAX_BYTES], mir[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    Move *moves = malloc(sizeof(Move) * (size_t)G->max_moves);
+    Move *moves2 = malloc(sizeof(Move) * (size_t)G->max_moves);
+    assert_non_null(moves);
+    assert_non_null(moves2);
+    char err[256], fen[FEN_MAX], mf[FEN_MAX];
+    uint64_t seed = 4242;
+    int checked = 0;
+    for (int size = 9; size <= 13; size += 2)
+        for (int rs = 0; rs < 2; rs++)
+            for (int game = 0; game < 3; game++) {
+                GameOptions opt;
+                game_options_default(&opt);
+                opt.board_size = size;
+                opt.ruleset = rs;
+                opt.setup = SETUP_RANDOM;
+                opt.setup_seed = seed + (uint64_t)game;
+                assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+                for (;;) {
+                    G->to_fen(pos, fen, sizeof fen);
+                    mirror_fen(fen, size, mf, sizeof mf);
+                    if (G->from_fen(mir, mf, &opt, err, sizeof err) != 0)
+                        print_error("%s -> %s: %s\n", fen, mf, err);
+                    int n = G->gen_moves(pos, moves), n2 = G->gen_moves(mir, moves2);
+                    assert_int_equal(n, n2);
+                    assert_int_equal(G->evaluate(pos), G->evaluate(mir));
+                    int r = G->result(pos), r2 = G->result(mir);
+                    int flip[] = {RESULT_NONE, RESULT_P2_WIN, RESULT_P1_WIN, RESULT_DRAW};
+                    assert_int_equal(r2, flip[r]);
+                    checked++;
+                    if (r != RESULT_NONE)
+                        break;
+                    G->make(pos, moves[rng_below(&seed, (uint32_t)n)], undo);
+                }
+            }
+    free(moves);
+    free(moves2);
+    assert_true(checked > 100);
+}
+
 /* ---- print ------------------------------------------------------------------ */
 
 static void test_print(void **state)
@@ -447,7 +541,7 @@ int main(void)
         cmocka_unit_test(test_perft_table),     cmocka_unit_test(test_fens_and_fast_perft),
         cmocka_unit_test(test_bad_fens),        cmocka_unit_test(test_setups),
         cmocka_unit_test(test_random_games),    cmocka_unit_test(test_move_text),
-        cmocka_unit_test(test_print),
+        cmocka_unit_test(test_print),           cmocka_unit_test(test_colour_symmetry),
     };
     return cmocka_run_group_tests_name("morelli", tests, NULL, NULL);
 }
