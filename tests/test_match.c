@@ -510,7 +510,7 @@ static void test_start_failures(void **state)
     c.neach = 1;
     assert_int_equal(match_run(&c, out, &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "rejected"));
-    setup_match(&c, engine_bin(), "tests/fake_engine/no_such_engine", &game_morris);
+    setup_match(&c, engine_bin(), "tests/fake_engine/no_such_engine 2>/dev/null", &game_morris);
     assert_int_equal(match_run(&c, out, &s, err, sizeof err), -1);
     fclose(out);
 }
