@@ -402,6 +402,41 @@ static void test_print(void **state)
     free(buf);
 }
 
+static void test_eval_policy_key(void **state)
+{
+    (void)state;
+    GameOptions o;
+    game_options_default(&o);
+    unsigned char a[POS_MAX_BYTES], b[POS_MAX_BYTES];
+    /* White a piece up (and a mill): good for White, bad for Black. */
+    load(a, &o, "3/B1B/W2/5W/3/BB1/WWW w 0 0 0");
+    load(b, &o, "3/B1B/W2/5W/3/BB1/WWW b 0 0 0");
+    assert_true(G->evaluate(a) > 0);
+    assert_true(G->evaluate(b) < 0);
+    /* The key tells the side to move and the pieces in hand apart. */
+    assert_true(G->key(a) != G->key(b));
+    load(a, &o, "3/3/3/6/3/3/3 w 9 9 0");
+    load(b, &o, "3/3/3/6/3/3/3 w 9 8 0");
+    assert_true(G->key(a) != G->key(b));
+    /* The plies counter is not part of the key (repetition compares
+     * positions, not counters). */
+    load(b, &o, "3/3/3/6/3/3/3 w 9 9 7");
+    assert_true(G->key(a) == G->key(b));
+    /* Playouts take a removal when there is one. */
+    load(a, &o, "BBB/B2/3/6/3/3/WW1 w 5 5 0");
+    Move moves[960];
+    int n = G->gen_moves(a, moves);
+    uint64_t rng = 1;
+    for (int i = 0; i < 50; i++) {
+        Move m = G->playout_move(a, moves, n, &rng);
+        assert_true(G->move_is_noisy(a, m));
+    }
+    load(a, &o, "3/3/3/6/3/3/3 w 9 9 0");
+    n = G->gen_moves(a, moves);
+    for (int i = 0; i < n; i++)
+        assert_false(G->move_is_noisy(a, moves[i]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_bad_options_and_moves),
         cmocka_unit_test(test_print),
+        cmocka_unit_test(test_eval_policy_key),
     };
     return cmocka_run_group_tests_name("morris", tests, NULL, NULL);
 }
