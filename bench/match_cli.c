@@ -322,7 +322,9 @@ static void default_names(MatchConfig *c)
             size_t l = strlen(c->engines[e].name);
             if (l > MATCH_NAME_MAX - 4)
                 l = MATCH_NAME_MAX - 4;
-            snprintf(c->engines[e].name + l, 4, "#%d", e + 1);
+            c->engines[e].name[l] = '#';
+            c->engines[e].name[l + 1] = (char)('1' + e);
+            c->engines[e].name[l + 2] = '\0';
         }
     }
 }
