@@ -538,6 +538,106 @@ static void test_sprt_stops(void **state)
     assert_int_equal(s.wins, s.games);
 }
 
+
+/* Under a clock: the fake that plays illegally loses by that, the one that
+ * stalls is killed once its clock and the margin are spent. */
+static void test_clock_forfeits(void **state)
+{
+    (void)state;
+    static MatchConfig c;
+    char err[512], cmd1[256], cmd2[256];
+    snprintf(cmd1, sizeof cmd1, "%s illegal", FAKE);
+    snprintf(cmd2, sizeof cmd2, "%s stall", FAKE);
+    setup_match(&c, cmd1, cmd2, &game_morris);
+    c.tc.type = TC_CLOCK;
+    c.tc.time_ms = 100;
+    c.tc.inc_ms = 0;
+    c.margin_ms = 50;
+    c.games = 2;
+    pgn_path(c.pgnout, sizeof c.pgnout, "clock");
+    MatchSummary s;
+    FILE *out = null_out();
+    if (match_run(&c, out, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    fclose(out);
+    assert_int_equal(s.games, 2);
+    assert_int_equal(s.wins, 1);
+    assert_int_equal(s.losses, 1);
+    assert_int_equal(s.forfeits[0], 1);
+    assert_int_equal(s.forfeits[1], 1);
+    FILE *f = fopen(c.pgnout, "r");
+    assert_non_null(f);
+    char line[512];
+    int illegal = 0, time = 0, reason = 0;
+    while (fgets(line, sizeof line, f)) {
+        illegal += strstr(line, "[Termination \"illegal move\"]") != NULL;
+        time += strstr(line, "[Termination \"time\"]") != NULL;
+        /* The deadline is the clock plus the margin. */
+        reason += strstr(line, "[Reason \"two lost on time (no move within 150 ms)\"]") != NULL;
+    }
+    fclose(f);
+    assert_int_equal(illegal, 1);
+    assert_int_equal(time, 1);
+    assert_int_equal(reason, 1);
+    unlink(c.pgnout);
+}
+
+/* The demo: one game with a line and a board per ply, then the result. */
+static void test_demo(void **state)
+{
+    (void)state;
+    static MatchConfig c;
+    char err[512], path[64], line[512];
+    setup_match(&c, engine_bin(), engine_bin(), &game_morelli);
+    snprintf(c.engines[0].options[0].name, MATCH_NAME_MAX, "Search");
+    snprintf(c.engines[0].options[0].value, MATCH_VALUE_MAX, "alphabeta");
+    c.engines[0].noptions = 1;
+    snprintf(c.engines[1].options[0].name, MATCH_NAME_MAX, "Search");
+    snprintf(c.engines[1].options[0].value, MATCH_VALUE_MAX, "mcts");
+    c.engines[1].noptions = 1;
+    snprintf(c.each[0].name, MATCH_NAME_MAX, "BoardSize");
+    snprintf(c.each[0].value, MATCH_VALUE_MAX, "9");
+    c.neach = 1;
+    c.game_opt.board_size = 9;
+    c.tc.type = TC_NODES;
+    c.tc.nodes = 200;
+    c.demo = 1;
+    c.quiet = 0;
+    c.games = 1;
+    snprintf(path, sizeof path, "/tmp/match_demo_%d.txt", (int)getpid());
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    MatchSummary s;
+    if (match_run(&c, out, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    fclose(out);
+    assert_int_equal(s.games, 1);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int plies = 0, results = 0, said = -1, first = 0;
+    while (fgets(line, sizeof line, f)) {
+        int n;
+        char side[16];
+        if (sscanf(line, "%d. %15s (", &n, side) == 2 && strstr(line, "): ")) {
+            plies++;
+            assert_int_equal(n, plies);
+            first += n == 1 && !strcmp(side, "Black") && strstr(line, "(one)") != NULL;
+        }
+        if (!strncmp(line, "Result: ", 8)) {
+            results++;
+            const char *after = strstr(line, " after ");
+            assert_non_null(after);
+            said = atoi(after + 7);
+        }
+    }
+    fclose(f);
+    unlink(path);
+    assert_int_equal(results, 1);
+    assert_int_equal(first, 1);
+    assert_true(plies > 0);
+    assert_int_equal(said, plies);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_fake_illegal),     cmocka_unit_test(test_fake_crash),
         cmocka_unit_test(test_fake_stall),       cmocka_unit_test(test_disagreement),
         cmocka_unit_test(test_start_failures),   cmocka_unit_test(test_sprt_stops),
+        cmocka_unit_test(test_clock_forfeits),   cmocka_unit_test(test_demo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
