@@ -317,8 +317,11 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
         if (n == 0)
             snprintf(rec->reason, sizeof rec->reason, "%s to move has no legal move%s",
                      side_name(g, g->side_to_move(pos)), throne);
-        else
-            snprintf(rec->reason, sizeof rec->reason, "game over by the rules");
+        else if (own == RESULT_DRAW)
+            snprintf(rec->reason, sizeof rec->reason, "drawn by the rules");
+        else /* too few pieces, a line of three, ...: the game knows which */
+            snprintf(rec->reason, sizeof rec->reason, "%s wins by the rules",
+                     side_name(g, own == RESULT_P1_WIN ? SIDE_P1 : SIDE_P2));
         return;
     }
     int rp = g->reversible_plies ? g->reversible_plies(pos) : -1;
