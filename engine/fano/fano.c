@@ -450,9 +450,35 @@ static void fano_print(const void *vp, FILE *out, int ansi)
             p->stm ? "Black" : "White", p->hand[0], p->hand[1], p->hand[2], p->hand[3], fen);
 }
 
-static uint64_t perft_rec(const FanoPos *p, int depth, int bulk)
+/* Perft carries the masks of top pieces per kind (km[]) and updates them
+ * with each move instead of recomputing them for the line test. */
+static inline int lost_masks(const uint8_t km[4])
 {
-    if (fano_lost_line(p))
+    return fano_has_line[km[0] | km[1]] | fano_has_line[km[2] | km[3]] |
+           fano_has_line[km[0] | km[2]] | fano_has_line[km[1] | km[3]];
+}
+
+static inline void masks_after(const FanoPos *p, Move m, const uint8_t km[4], uint8_t out[4])
+{
+    int to = mv_to(m), from = mv_from(m), k;
+    memcpy(out, km, 4);
+    if (from < 0) {
+        k = 2 * p->stm + mv_shape(m);
+    } else {
+        int lo = p->lo[from], hi = p->hi[from];
+        k = (hi ? hi : lo) - 1;
+        out[k] &= (uint8_t)~(1u << from);
+        if (hi) /* uncovers the bottom piece */
+            out[lo - 1] |= (uint8_t)(1u << from);
+    }
+    if (p->lo[to]) /* covers it */
+        out[p->lo[to] - 1] &= (uint8_t)~(1u << to);
+    out[k] |= (uint8_t)(1u << to);
+}
+
+static uint64_t perft_rec(const FanoPos *p, const uint8_t km[4], int depth, int bulk)
+{
+    if (lost_masks(km))
         return 0;
     Move mv[FANO_MAX_MOVES];
     int n = fano_gen(p, mv);
@@ -461,17 +487,26 @@ static uint64_t perft_rec(const FanoPos *p, int depth, int bulk)
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         FanoPos c = *p;
+        uint8_t ck[4];
+        masks_after(p, mv[i], km, ck);
         fano_apply(&c, mv[i]);
-        total += depth == 1 ? 1 : perft_rec(&c, depth - 1, bulk);
+        total += depth == 1 ? 1 : perft_rec(&c, ck, depth - 1, bulk);
     }
     return total;
 }
 
 static uint64_t fano_perft(void *vp, int depth, int bulk)
 {
+    const FanoPos *p = vp;
     if (depth <= 0)
         return 1;
-    return perft_rec(vp, depth, bulk);
+    uint8_t km[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 7; i++) {
+        int t = p->hi[i] ? p->hi[i] : p->lo[i];
+        if (t)
+            km[t - 1] |= (uint8_t)(1u << i);
+    }
+    return perft_rec(p, km, depth, bulk);
 }
 
 const Game game_fano = {
