@@ -65,8 +65,11 @@ int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
     }
     if (pid == 0) {
         /* Only async-signal-safe calls from here to exec. */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &dfl, NULL); /* an ignored signal stays ignored across exec */
         setpgid(0, 0);
-        signal(SIGPIPE, SIG_DFL);
         dup2(in[0], 0);
         dup2(out[1], 1);
         execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
