@@ -336,13 +336,20 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
     }
 }
 
-static void go_command(const MatchConfig *c, const int64_t clock[2], char *buf, size_t len)
+const TimeControl *match_engine_tc(const MatchConfig *c, int e)
 {
-    const TimeControl *tc = &c->tc;
+    return c->engines[e].has_tc ? &c->engines[e].tc : &c->tc;
+}
+
+/* The go command for the mover, whose time control is tc; clock[] and
+ * inc[] are both sides' (by SIDE_*) under a clock. */
+static void go_command(const TimeControl *tc, const int64_t clock[2], const int64_t inc[2],
+                       char *buf, size_t len)
+{
     switch (tc->type) {
     case TC_CLOCK:
         snprintf(buf, len, "go p1time %" PRId64 " p2time %" PRId64 " p1inc %" PRId64
-                 " p2inc %" PRId64, clock[0], clock[1], tc->inc_ms, tc->inc_ms);
+                 " p2inc %" PRId64, clock[0], clock[1], inc[0], inc[1]);
         break;
     case TC_MOVETIME: snprintf(buf, len, "go movetime %" PRId64, tc->movetime_ms); break;
     case TC_DEPTH: snprintf(buf, len, "go depth %d", tc->depth); break;
@@ -486,7 +493,9 @@ static void play_game(Match *m, Worker *w, GameRecord *rec)
         fflush(m->out);
     }
 
-    int64_t clock[2] = {c->tc.time_ms, c->tc.time_ms};
+    const TimeControl *side_tc[2] = {match_engine_tc(c, rec->p1), match_engine_tc(c, 1 - rec->p1)};
+    int64_t clock[2] = {side_tc[0]->time_ms, side_tc[1]->time_ms};
+    int64_t inc[2] = {side_tc[0]->inc_ms, side_tc[1]->inc_ms};
     while (rec->result == RESULT_NONE) {
         int result = history_result(g, pos, &c->game_opt, hist.keys, hist.len);
         if (result != RESULT_NONE) {
@@ -504,12 +513,13 @@ static void play_game(Match *m, Worker *w, GameRecord *rec)
         int e = side == SIDE_P1 ? rec->p1 : 1 - rec->p1;
         Player *p = &w->players[e];
         const char *name = c->engines[e].name;
-        go_command(c, clock, cmd, sizeof cmd);
+        const TimeControl *tc = side_tc[side];
+        go_command(tc, clock, inc, cmd, sizeof cmd);
         int64_t t0 = engine_now_ms(), deadline;
-        if (c->tc.type == TC_CLOCK)
+        if (tc->type == TC_CLOCK)
             deadline = t0 + clock[side] + c->margin_ms;
-        else if (c->tc.type == TC_MOVETIME)
-            deadline = t0 + c->tc.movetime_ms + c->margin_ms;
+        else if (tc->type == TC_MOVETIME)
+            deadline = t0 + tc->movetime_ms + c->margin_ms;
         else
             deadline = t0 + c->timeout_ms;
         if (engine_proc_send(&p->proc, poscmd.s) != 0 || engine_proc_send(&p->proc, cmd) != 0) {
@@ -543,9 +553,9 @@ static void play_game(Match *m, Worker *w, GameRecord *rec)
             forfeit(rec, e, TERM_CRASH, "%s crashed%s", name, " (its output closed)");
             break;
         }
-        if (c->tc.type == TC_CLOCK) {
+        if (tc->type == TC_CLOCK) {
             int64_t left = clock[side] - info.ms;
-            clock[side] = (left > 0 ? left : 0) + c->tc.inc_ms;
+            clock[side] = (left > 0 ? left : 0) + inc[side];
         }
         char movetext[MOVE_STR_MAX];
         size_t mlen = strcspn(best, " \t");
@@ -632,8 +642,15 @@ static void write_pgn(Match *m, const GameRecord *rec)
     option_list(s2->options, s2->noptions, buf, sizeof buf);
     if (buf[0])
         fprintf(f, "[P2Options \"%s\"]\n", buf);
-    tc_text(&c->tc, buf, sizeof buf);
-    fprintf(f, "[TimeControl \"%s\"]\n", buf);
+    if (!c->engines[0].has_tc && !c->engines[1].has_tc) {
+        tc_text(&c->tc, buf, sizeof buf);
+        fprintf(f, "[TimeControl \"%s\"]\n", buf);
+    } else {
+        tc_text(match_engine_tc(c, rec->p1), buf, sizeof buf);
+        fprintf(f, "[P1TimeControl \"%s\"]\n", buf);
+        tc_text(match_engine_tc(c, 1 - rec->p1), buf, sizeof buf);
+        fprintf(f, "[P2TimeControl \"%s\"]\n", buf);
+    }
     fprintf(f, "[Opening \"%s\"]\n[FEN \"%s\"]\n", rec->opening, rec->start_fen);
     fprintf(f, "[Result \"%s\"]\n[Termination \"%s\"]\n[Reason \"%s\"]\n",
             result_text(rec->result), term_names[rec->term], rec->reason);
@@ -776,9 +793,15 @@ static void report(Match *m)
         return; /* the game's own result line says it all */
     if (m->tty && !c->quiet)
         fprintf(out, "\n");
-    tc_text(&c->tc, buf, sizeof buf);
-    fprintf(out, "\n%s vs %s, %s, %s\n", c->engines[0].name, c->engines[1].name, c->game->name,
-            buf);
+    char buf2[128];
+    tc_text(match_engine_tc(c, 0), buf, sizeof buf);
+    tc_text(match_engine_tc(c, 1), buf2, sizeof buf2);
+    if (strcmp(buf, buf2) == 0)
+        fprintf(out, "\n%s vs %s, %s, %s\n", c->engines[0].name, c->engines[1].name,
+                c->game->name, buf);
+    else
+        fprintf(out, "\n%s (%s) vs %s (%s), %s\n", c->engines[0].name, buf, c->engines[1].name,
+                buf2, c->game->name);
     EloEstimate e;
     fprintf(out, "games %d: %s +%d =%d -%d", s->games, c->engines[0].name, s->wins, s->draws,
             s->losses);

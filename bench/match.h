@@ -30,13 +30,6 @@ typedef struct MatchOption {
     char value[MATCH_VALUE_MAX];
 } MatchOption;
 
-typedef struct EngineSpec {
-    char name[MATCH_NAME_MAX];
-    char cmd[MATCH_CMD_MAX];
-    MatchOption options[MATCH_MAX_OPTIONS]; /* sent after --each's */
-    int noptions;
-} EngineSpec;
-
 enum { TC_CLOCK, TC_MOVETIME, TC_DEPTH, TC_NODES };
 
 typedef struct TimeControl {
@@ -46,6 +39,15 @@ typedef struct TimeControl {
     int depth;               /* TC_DEPTH */
     uint64_t nodes;          /* TC_NODES */
 } TimeControl;
+
+typedef struct EngineSpec {
+    char name[MATCH_NAME_MAX];
+    char cmd[MATCH_CMD_MAX];
+    MatchOption options[MATCH_MAX_OPTIONS]; /* sent after --each's */
+    int noptions;
+    int has_tc;     /* its own time control (time odds), of the match's kind */
+    TimeControl tc;
+} EngineSpec;
 
 enum { SPRT_PENTANOMIAL, SPRT_TRINOMIAL };
 
@@ -73,6 +75,9 @@ typedef struct MatchConfig {
     int opening_plies;     /* random plies of a made opening, -1 = game's default */
     int help;
 } MatchConfig;
+
+/* The time control engine e plays with: its own, or the match's. */
+const TimeControl *match_engine_tc(const MatchConfig *c, int e);
 
 /* Defaults: see docs/match.md. */
 void match_config_default(MatchConfig *c);

@@ -34,8 +34,9 @@ void match_config_default(MatchConfig *c)
 
 void match_usage(FILE *out)
 {
-    fputs("usage: match --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...]\n"
-          "             --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...]\n"
+    fputs("usage: match --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...] [tc=MS+INC|\n"
+          "                      movetime=MS|depth=D|nodes=N]\n"
+          "             --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...] [tc=...]\n"
           "             [--each option.NAME=VALUE ...] [--variant morelli|morris|fano]\n"
           "             [--games N] [--concurrency N] [--tc MS+INC | --movetime MS |\n"
           "              --depth D | --nodes N] [--margin MS] [--timeout MS]\n"
@@ -173,6 +174,42 @@ static int is_flag(const char *s)
     return s[0] == '-' && s[1] == '-';
 }
 
+static int parse_tc(TimeControl *tc, const char *v, char *err, size_t errlen);
+static int parse_int(const char *v, long long lo, long long hi, long long *out);
+
+/* tc=, movetime=, depth=, nodes= of one engine. Returns 1 if a was one of
+ * them (0 if not, -1 for a bad value). */
+static int engine_tc_setting(EngineSpec *e, const char *a, char *err, size_t errlen)
+{
+    long long x;
+    if (!strncmp(a, "tc=", 3)) {
+        if (parse_tc(&e->tc, a + 3, err, errlen))
+            return -1;
+    } else if (!strncmp(a, "movetime=", 9)) {
+        if (parse_int(a + 9, 1, 86400000, &x))
+            goto bad;
+        e->tc.type = TC_MOVETIME;
+        e->tc.movetime_ms = x;
+    } else if (!strncmp(a, "depth=", 6)) {
+        if (parse_int(a + 6, 1, 1000, &x))
+            goto bad;
+        e->tc.type = TC_DEPTH;
+        e->tc.depth = (int)x;
+    } else if (!strncmp(a, "nodes=", 6)) {
+        if (parse_int(a + 6, 1, 1000000000000LL, &x))
+            goto bad;
+        e->tc.type = TC_NODES;
+        e->tc.nodes = (uint64_t)x;
+    } else {
+        return 0;
+    }
+    e->has_tc = 1;
+    return 1;
+bad:
+    snprintf(err, errlen, "--engine: bad time control '%s'", a);
+    return -1;
+}
+
 static int parse_engine(EngineSpec *e, int argc, char **argv, int *i, char *err, size_t errlen)
 {
     int any = 0;
@@ -195,7 +232,15 @@ static int parse_engine(EngineSpec *e, int argc, char **argv, int *i, char *err,
             if (add_option(e->options, &e->noptions, a + 7, err, errlen))
                 return -1;
         } else {
-            snprintf(err, errlen, "--engine: unknown setting '%s' (cmd=, name=, option.NAME=)", a);
+            int r = engine_tc_setting(e, a, err, errlen);
+            if (r < 0)
+                return -1;
+            if (r > 0)
+                continue;
+            snprintf(err, errlen,
+                     "--engine: unknown setting '%s' (cmd=, name=, option.NAME=, tc=, movetime=, "
+                     "depth=, nodes=)",
+                     a);
             return -1;
         }
     }
@@ -511,6 +556,11 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
         c->sprt = 0;
         if (c->margin_ms < 1000)
             c->margin_ms = 1000; /* a demo must not end on a busy machine's hiccup */
+    }
+    if (nengines == 2 && match_engine_tc(c, 0)->type != match_engine_tc(c, 1)->type) {
+        snprintf(err, errlen, "the engines' time controls must be of one kind (clock, movetime, "
+                              "depth or nodes)");
+        return -1;
     }
     /* The game options: both engines must play the same game. */
     GameOptions o0, o1;

@@ -79,6 +79,10 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
         snprintf(got, sizeof got, "%d", c->concurrency);
     else if (!strcmp(key, "tc"))
         tc_string(&c->tc, got, sizeof got);
+    else if (!strcmp(key, "tc1"))
+        tc_string(match_engine_tc(c, 0), got, sizeof got);
+    else if (!strcmp(key, "tc2"))
+        tc_string(match_engine_tc(c, 1), got, sizeof got);
     else if (!strcmp(key, "variant"))
         snprintf(got, sizeof got, "%s", c->game->name);
     else if (!strcmp(key, "neach"))
@@ -554,6 +558,10 @@ static void test_clock_forfeits(void **state)
     c.tc.inc_ms = 0;
     c.margin_ms = 50;
     c.games = 2;
+    /* Time odds: the staller has a clock of its own. */
+    c.engines[1].has_tc = 1;
+    c.engines[1].tc = c.tc;
+    c.engines[1].tc.time_ms = 300;
     pgn_path(c.pgnout, sizeof c.pgnout, "clock");
     MatchSummary s;
     FILE *out = null_out();
@@ -572,8 +580,8 @@ static void test_clock_forfeits(void **state)
     while (fgets(line, sizeof line, f)) {
         illegal += strstr(line, "[Termination \"illegal move\"]") != NULL;
         time += strstr(line, "[Termination \"time\"]") != NULL;
-        /* The deadline is the clock plus the margin. */
-        reason += strstr(line, "[Reason \"two lost on time (no move within 150 ms)\"]") != NULL;
+        /* The deadline is the staller's own clock plus the margin. */
+        reason += strstr(line, "[Reason \"two lost on time (no move within 350 ms)\"]") != NULL;
     }
     fclose(f);
     assert_int_equal(illegal, 1);
