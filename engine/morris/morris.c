@@ -18,6 +18,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -723,21 +724,20 @@ static void morris_print(const void *vp, FILE *out, int ansi)
     fprintf(out, "Fen: %s\n", fen);
 }
 
-static uint64_t perft_rec(const Pos *p, int depth, int bulk)
+/* With bulk counting: the last ply is counted, not generated. */
+static uint64_t perft_bulk(const Pos *p, int depth)
 {
     if (material(p, 0) < 3 || material(p, 1) < 3)
         return 0;
-    if (depth == 1 && bulk)
+    if (depth == 1)
         return (uint64_t)morris_count(p);
     Move moves[MORRIS_MAX_MOVES];
     int n = morris_gen(p, moves);
-    if (depth == 1)
-        return (uint64_t)n;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         Pos c = *p;
         apply(&c, moves[i]);
-        total += perft_rec(&c, depth - 1, bulk);
+        total += perft_bulk(&c, depth - 1);
     }
     return total;
 }
@@ -764,7 +764,7 @@ static uint64_t perft_leaves(const Pos *p, int depth, Key *acc)
     return total;
 }
 
-static volatile Key perft_sink;
+static _Atomic Key perft_sink;
 
 static uint64_t morris_perft(void *vp, int depth, int bulk)
 {
@@ -772,10 +772,10 @@ static uint64_t morris_perft(void *vp, int depth, int bulk)
     if (depth <= 0)
         return 1;
     if (bulk)
-        return perft_rec(p, depth, 1);
+        return perft_bulk(p, depth);
     Key acc = 0;
     uint64_t n = perft_leaves(p, depth, &acc);
-    perft_sink = acc;
+    atomic_store_explicit(&perft_sink, acc, memory_order_relaxed);
     return n;
 }
 
