@@ -910,6 +910,15 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
             snprintf(err, errlen, "%s: no openings in the file", c->openings);
             return -1;
         }
+        if (c->shuffle) { /* Fisher-Yates, reproducible from the seed */
+            uint64_t rng = c->seed;
+            for (int i = m.nopenings - 1; i > 0; i--) {
+                int j = (int)rng_below(&rng, (uint32_t)i + 1);
+                char *t = m.openings[i];
+                m.openings[i] = m.openings[j];
+                m.openings[j] = t;
+            }
+        }
     } else {
         /* The start position must be valid for the options. */
         unsigned char pos[POS_MAX_BYTES];

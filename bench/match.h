@@ -61,8 +61,9 @@ typedef struct MatchConfig {
     int games;             /* games to play (pairs = games / 2, rounded up) */
     int concurrency;       /* games at once */
     char openings[MATCH_PATH_MAX]; /* "" = every game from startpos */
+    int shuffle;           /* play the openings in an order drawn from seed */
     char pgnout[MATCH_PATH_MAX];   /* "" = no game records */
-    uint64_t seed;         /* --make-openings */
+    uint64_t seed;         /* --make-openings, --shuffle */
     int sprt;              /* SPRT requested */
     double elo0, elo1, alpha, beta;
     int sprt_model;        /* SPRT_* */

@@ -40,7 +40,8 @@ void match_usage(FILE *out)
           "             [--each option.NAME=VALUE ...] [--variant morelli|morris|fano]\n"
           "             [--games N] [--concurrency N] [--tc MS+INC | --movetime MS |\n"
           "              --depth D | --nodes N] [--margin MS] [--timeout MS]\n"
-          "             [--maxplies N] [--openings FILE] [--pgnout FILE]\n"
+          "             [--maxplies N] [--openings FILE [--shuffle] [--seed S]]\n"
+          "             [--pgnout FILE]\n"
           "             [--sprt elo0=E0 elo1=E1 alpha=A beta=B [model=pentanomial|trinomial]]\n"
           "             [--GameOption=VALUE ...] [--quiet]\n"
           "       match --demo [--engine ... --engine ...] [--movetime MS] [...]\n"
@@ -508,6 +509,8 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             c->demo = 1;
         } else if (!strcmp(a, "--quiet")) {
             c->quiet = 1;
+        } else if (!strcmp(a, "--shuffle")) {
+            c->shuffle = 1;
         } else if (is_flag(a) && strchr(a, '=')) {
             /* --BoardSize=13 or --option.BoardSize=13: a game option for both. */
             const char *o = a + 2;

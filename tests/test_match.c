@@ -83,6 +83,10 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
         tc_string(match_engine_tc(c, 0), got, sizeof got);
     else if (!strcmp(key, "tc2"))
         tc_string(match_engine_tc(c, 1), got, sizeof got);
+    else if (!strcmp(key, "shuffle"))
+        snprintf(got, sizeof got, "%d", c->shuffle);
+    else if (!strcmp(key, "seed"))
+        snprintf(got, sizeof got, "%llu", (unsigned long long)c->seed);
     else if (!strcmp(key, "variant"))
         snprintf(got, sizeof got, "%s", c->game->name);
     else if (!strcmp(key, "neach"))
