@@ -432,6 +432,59 @@ static void test_solver_moves_keep_value(void **state)
     }
 }
 
+/*
+ * The board's symmetries keep values: the third turn
+ * of the triangle (corners 3->5->6->3, midpoints 2->1->4->2, centre fixed),
+ * the reflection swapping 5<->6 and 2<->4, and swapping the two shapes.
+ * The solver indexes boards point by point, so these are independent checks.
+ */
+static void transform_fen(const char *fen, char *out, size_t len, const int map[7], int swap)
+{
+    char pts[7][4];
+    char side;
+    int n = sscanf(fen, "%3[^/]/%3[^/]/%3[^/]/%3[^/]/%3[^/]/%3[^/]/%3[^ ] %c", pts[0], pts[1],
+                   pts[2], pts[3], pts[4], pts[5], pts[6], &side);
+    assert_int_equal(n, 8);
+    char moved[7][4];
+    for (int i = 0; i < 7; i++) {
+        memcpy(moved[map[i] - 1], pts[i], sizeof moved[0]);
+        for (char *c = moved[map[i] - 1]; swap && *c; c++)
+            *c = *c == 'C' ? 'T' : *c == 'T' ? 'C' : *c == 'c' ? 't' : *c == 't' ? 'c' : *c;
+    }
+    snprintf(out, len, "%s/%s/%s/%s/%s/%s/%s %c", moved[0], moved[1], moved[2], moved[3],
+             moved[4], moved[5], moved[6], side);
+}
+
+static void test_solver_symmetries(void **state)
+{
+    (void)state;
+    /* map[i] = image of point i+1 */
+    static const int turn[7] = {4, 1, 5, 2, 6, 3, 7};
+    static const int mirror[7] = {1, 4, 3, 2, 6, 5, 7};
+    static const int same[7] = {1, 2, 3, 4, 5, 6, 7};
+    uint64_t rng = 777;
+    int samples = sanitize() ? 300 : 3000, decided = 0;
+    for (int k = 0; k < samples; k++) {
+        unsigned char pos[POS_MAX_BYTES], img[POS_MAX_BYTES];
+        char fen[FEN_MAX], fen2[FEN_MAX];
+        random_position(pos, &rng);
+        G->to_fen(pos, fen, sizeof fen);
+        int v, w;
+        Move best;
+        assert_int_equal(G->solve(pos, &v, &best), 1);
+        decided += v != 0;
+        const int *maps[3] = {turn, mirror, same};
+        for (int t = 0; t < 4; t++) {
+            transform_fen(fen, fen2, sizeof fen2, maps[t % 3], t >= 2);
+            load(img, fen2);
+            assert_int_equal(G->solve(img, &w, &best), 1);
+            if (v != w)
+                fail_msg("%s: %d but %s: %d", fen, v, fen2, w);
+        }
+    }
+    assert_true(decided > 0);
+}
+
 static void test_solver_outside(void **state)
 {
     (void)state;
@@ -455,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_first_moves),
         cmocka_unit_test(test_solver_against_search),
         cmocka_unit_test(test_solver_moves_keep_value),
+        cmocka_unit_test(test_solver_symmetries),
         cmocka_unit_test(test_solver_outside),
     };
     return cmocka_run_group_tests_name("fano", tests, NULL, NULL);
