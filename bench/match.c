@@ -24,7 +24,7 @@
 #include "history.h"
 #include "stats.h"
 
-volatile int match_interrupted;
+volatile sig_atomic_t match_interrupted;
 
 /* How a game ended; the report counts each kind. */
 enum {

@@ -14,6 +14,7 @@
 #ifndef MORELLI_BENCH_MATCH_H
 #define MORELLI_BENCH_MATCH_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -135,7 +136,7 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
 
 /* Set (by match_main's SIGINT handler) to start no new game: the games
  * under way finish and the report follows. */
-extern volatile int match_interrupted;
+extern volatile sig_atomic_t match_interrupted;
 
 /* The runner's whole command line: parse, run, report. Returns the exit
  * status.  The first Ctrl-C stops the match after the games under way, the
