@@ -547,6 +547,38 @@ static void test_sprt_stops(void **state)
 }
 
 
+/* A game still going after --maxplies plies is adjudicated a draw. */
+static void test_max_plies(void **state)
+{
+    (void)state;
+    static MatchConfig c;
+    char err[512];
+    setup_match(&c, engine_bin(), engine_bin(), &game_morris);
+    c.games = 2;
+    c.max_plies = 5;
+    pgn_path(c.pgnout, sizeof c.pgnout, "maxplies");
+    MatchSummary s;
+    FILE *out = null_out();
+    if (match_run(&c, out, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    fclose(out);
+    assert_int_equal(s.draws, 2);
+    assert_int_equal(s.penta[2], 1);
+    assert_int_equal(check_records(c.pgnout, "one", 2), 2);
+    FILE *f = fopen(c.pgnout, "r");
+    assert_non_null(f);
+    char line[512];
+    int adjudicated = 0, five = 0;
+    while (fgets(line, sizeof line, f)) {
+        adjudicated += strstr(line, "[Termination \"max plies\"]") != NULL;
+        five += strstr(line, "[PlyCount \"5\"]") != NULL;
+    }
+    fclose(f);
+    assert_int_equal(adjudicated, 2);
+    assert_int_equal(five, 2);
+    unlink(c.pgnout);
+}
+
 /* Under a clock: the fake that plays illegally loses by that, the one that
  * stalls is killed once its clock and the margin are spent. */
 static void test_clock_forfeits(void **state)
@@ -659,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_fake_stall),       cmocka_unit_test(test_disagreement),
         cmocka_unit_test(test_start_failures),   cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_clock_forfeits),   cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_max_plies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
