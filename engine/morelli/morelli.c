@@ -64,6 +64,28 @@ static void tables_fill(MoTables *t, int n)
         }
     }
     bits_set(&t->throne, t->centre);
+    for (int c = 0; c < n * n; c++)
+        for (int d = 0; d < MO_DIRS; d++) {
+            /* walk the ray; the inner cells form one run (band is convex
+             * along a line) */
+            int f = c % n, r = c / n, last = -1;
+            for (int k = 1;; k++) {
+                int ff = f + k * dir_dx[d], rr = r + k * dir_dy[d];
+                if (ff < 0 || ff >= n || rr < 0 || rr >= n)
+                    break;
+                int x = rr * n + ff;
+                if (t->band[x] < t->band[c])
+                    last = k;
+            }
+            for (int k = 1; k <= last; k++) {
+                int x = (r + k * dir_dy[d]) * n + f + k * dir_dx[d];
+                bits_set(&t->path[c][d], x);
+                if (t->band[x] < t->band[c] && x != t->centre)
+                    bits_set(&t->land[c][d], x);
+            }
+            if (bits_any(&t->land[c][d]))
+                t->land_dirs[c] |= (uint8_t)(1u << d);
+        }
     t->norbits = 0;
     for (int c = 0; c < n * n; c++) {
         if (t->band[c] < 1 || t->band[c] >= h)
@@ -106,20 +128,17 @@ void morelli_tables_init(void)
 Bits morelli_reach(const MoTables *t, const Bits *occ, int from)
 {
     Bits out = {{0, 0, 0}};
-    Bits dest = t->inner[t->band[from]];
-    for (int d = 0; d < MO_DIRS; d++) {
-        Bits r = t->ray[from][d];
-        Bits useful = bits_and(r, dest);
-        if (!bits_any(&useful))
-            continue;
-        Bits blk = bits_and(r, *occ);
+    for (unsigned dirs = t->land_dirs[from]; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
+        Bits r = t->land[from][d];
+        Bits blk = bits_and(t->path[from][d], *occ);
         if (bits_any(&blk)) {
             int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
-            /* beyond the blocker, and the blocker itself */
+            /* not the blocker, nothing beyond it */
             r = bits_andnot(r, t->ray[b][d]);
             bits_clear(&r, b);
         }
-        out = bits_or(out, bits_and(r, dest));
+        out = bits_or(out, r);
     }
     return out;
 }

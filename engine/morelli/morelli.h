@@ -48,6 +48,12 @@ typedef struct MoTables {
     uint8_t opposite[MO_CELLS];  /* point reflection through the Throne */
     int16_t cap[MO_CELLS][MO_DIRS];
     Bits ray[MO_CELLS][MO_DIRS];
+    /* ray[c][d] cut after its last cell of a band below c's (the part
+     * where a stone can block a landing), and its cells of such bands
+     * (the landings when nothing blocks; never the Throne) */
+    Bits path[MO_CELLS][MO_DIRS];
+    Bits land[MO_CELLS][MO_DIRS];
+    uint8_t land_dirs[MO_CELLS]; /* bit d: land[c][d] is not empty */
     Bits inner[8];
     Bits band_mask[8];
     Bits orbit[MO_CELLS];
