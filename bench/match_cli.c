@@ -669,7 +669,13 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
 {
     const Game *g = c->game;
     int morelli = strcmp(g->name, "morelli") == 0;
-    int plies = c->opening_plies >= 0 ? c->opening_plies : morelli ? 0 : g == &game_fano ? 2 : 4;
+    /* Morelli's placement starts (free, pairs) begin empty: random
+     * placements make their openings; every other start is a random setup. */
+    int placement = morelli && (c->game_opt.setup == SETUP_FREE || c->game_opt.setup == SETUP_PAIRS);
+    int plies = c->opening_plies >= 0 ? c->opening_plies
+                : morelli             ? (placement ? 4 : 0)
+                : g == &game_fano     ? 2
+                                      : 4;
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move moves[g->max_moves > 0 ? g->max_moves : 1];
     uint64_t rng = c->seed;
@@ -688,7 +694,7 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
             return -1;
         }
         GameOptions o = c->game_opt;
-        if (morelli) {
+        if (morelli && !placement) {
             o.setup = SETUP_RANDOM;
             o.setup_seed = rng_next(&rng);
         }

@@ -193,12 +193,14 @@ static void test_read_openings(void **state)
 
 /* Made openings: the count asked for, all distinct, all readable, the same
  * for the same seed. */
-static void check_made_openings(const Game *g, int count)
+static void check_made_openings(const Game *g, int count, int board_size, int setup)
 {
     static MatchConfig c;
     char err[512], path1[64], path2[64];
     match_config_default(&c);
     c.game = g;
+    c.game_opt.board_size = board_size;
+    c.game_opt.setup = setup;
     c.make_openings = count;
     c.seed = 7;
     snprintf(path1, sizeof path1, "/tmp/match_open1_%d.txt", (int)getpid());
@@ -245,9 +247,11 @@ static void check_made_openings(const Game *g, int count)
 static void test_make_openings(void **state)
 {
     (void)state;
-    check_made_openings(&game_morelli, 20);
-    check_made_openings(&game_morris, 20);
-    check_made_openings(&game_fano, 10);
+    check_made_openings(&game_morelli, 20, 13, SETUP_ADJACENT);
+    check_made_openings(&game_morelli, 10, 9, SETUP_PAIRS);
+    check_made_openings(&game_morelli, 10, 11, SETUP_FREE);
+    check_made_openings(&game_morris, 20, 13, SETUP_ADJACENT);
+    check_made_openings(&game_fano, 10, 13, SETUP_ADJACENT);
 }
 
 /* --- whole matches ----------------------------------------------------------------------- */
