@@ -223,7 +223,7 @@ static int player_start(const MatchConfig *c, Player *p, int e, char *err, size_
     player_drop(p);
     if (engine_proc_start(&p->proc, spec->cmd, err, errlen) != 0)
         return -1;
-    int64_t deadline = engine_now_ms() + c->timeout_ms;
+    int64_t deadline = engine_now_ms() + c->start_timeout_ms;
     if (engine_proc_send(&p->proc, "ugi") != 0) {
         snprintf(err, errlen, "%s: cannot write to `%s`", spec->name, spec->cmd);
         player_drop(p);
@@ -256,7 +256,8 @@ static int player_start(const MatchConfig *c, Player *p, int e, char *err, size_
         bad |= send_option(p, spec->options[i].name, spec->options[i].value);
     bad |= engine_proc_send(&p->proc, "isready");
     char note[256] = "";
-    int r = bad ? -1 : wait_for(p, "readyok", engine_now_ms() + c->timeout_ms, note, sizeof note);
+    int r = bad ? -1
+                : wait_for(p, "readyok", engine_now_ms() + c->start_timeout_ms, note, sizeof note);
     if (r <= 0) {
         snprintf(err, errlen, "%s: %s after its options", spec->name,
                  r == 0 ? "no readyok" : "exited");
@@ -384,7 +385,8 @@ static void query_engine(Match *m, Player *p, int e, const char *poscmd, int res
     const MatchConfig *c = m->c;
     char line[ENGINE_LINE_MAX];
     char gameover[32] = "", answer[32] = "";
-    int64_t deadline = engine_now_ms() + (c->timeout_ms < 5000 ? c->timeout_ms : 5000);
+    /* An engine without `query` must not cost much time a game. */
+    int64_t deadline = engine_now_ms() + (c->start_timeout_ms < 3000 ? c->start_timeout_ms : 3000);
     if (!p->ready || engine_proc_send(&p->proc, poscmd) != 0 ||
         engine_proc_send(&p->proc, "query gameover") != 0)
         return;
@@ -478,7 +480,7 @@ static void play_game(Match *m, Worker *w, GameRecord *rec)
         int r = -1;
         if (engine_proc_send(&p->proc, "uginewgame") == 0 &&
             engine_proc_send(&p->proc, "isready") == 0)
-            r = wait_for(p, "readyok", engine_now_ms() + c->timeout_ms, NULL, 0);
+            r = wait_for(p, "readyok", engine_now_ms() + c->start_timeout_ms, NULL, 0);
         if (r != 1) {
             player_drop(p);
             forfeit(rec, e, r == 0 ? TERM_TIME : TERM_CRASH, "%s %s", c->engines[e].name,

@@ -69,7 +69,8 @@ typedef struct MatchConfig {
     double elo0, elo1, alpha, beta;
     int sprt_model;        /* SPRT_* */
     int64_t margin_ms;     /* grace beyond the clock or movetime */
-    int64_t timeout_ms;    /* longest wait for a reply without a clock */
+    int64_t timeout_ms;    /* longest wait for a move without a clock */
+    int64_t start_timeout_ms; /* longest wait for ugiok, readyok, query answers */
     int max_plies;         /* draw by adjudication after so many plies */
     int demo;              /* draw the board after every move */
     int quiet;             /* no per-game lines, no progress */

@@ -28,6 +28,7 @@ void match_config_default(MatchConfig *c)
     c->sprt_model = SPRT_PENTANOMIAL;
     c->margin_ms = 100;
     c->timeout_ms = 30000;
+    c->start_timeout_ms = 10000;
     c->max_plies = 1000;
     c->opening_plies = -1;
 }
@@ -40,6 +41,7 @@ void match_usage(FILE *out)
           "             [--each option.NAME=VALUE ...] [--variant morelli|morris|fano]\n"
           "             [--games N] [--concurrency N] [--tc MS+INC | --movetime MS |\n"
           "              --depth D | --nodes N] [--margin MS] [--timeout MS]\n"
+          "             [--start-timeout MS]\n"
           "             [--maxplies N] [--openings FILE [--shuffle] [--seed S]]\n"
           "             [--pgnout FILE]\n"
           "             [--sprt elo0=E0 elo1=E1 alpha=A beta=B [model=pentanomial|trinomial]]\n"
@@ -477,6 +479,10 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             if (number_arg(argc, argv, &i, 1, 86400000, &x, err, errlen))
                 return -1;
             c->timeout_ms = x;
+        } else if (!strcmp(a, "--start-timeout")) {
+            if (number_arg(argc, argv, &i, 1, 86400000, &x, err, errlen))
+                return -1;
+            c->start_timeout_ms = x;
         } else if (!strcmp(a, "--maxplies")) {
             if (number_arg(argc, argv, &i, 1, 1000000, &x, err, errlen))
                 return -1;

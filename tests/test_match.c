@@ -83,6 +83,10 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
         tc_string(match_engine_tc(c, 0), got, sizeof got);
     else if (!strcmp(key, "tc2"))
         tc_string(match_engine_tc(c, 1), got, sizeof got);
+    else if (!strcmp(key, "timeout"))
+        snprintf(got, sizeof got, "%lld", (long long)c->timeout_ms);
+    else if (!strcmp(key, "starttimeout"))
+        snprintf(got, sizeof got, "%lld", (long long)c->start_timeout_ms);
     else if (!strcmp(key, "shuffle"))
         snprintf(got, sizeof got, "%d", c->shuffle);
     else if (!strcmp(key, "seed"))
@@ -377,6 +381,7 @@ static void setup_match(MatchConfig *c, const char *cmd1, const char *cmd2, cons
     c->tc.depth = 1;
     c->quiet = 1;
     c->timeout_ms = 20000;
+    c->start_timeout_ms = 20000;
 }
 
 static FILE *null_out(void)
@@ -436,7 +441,7 @@ static void fake_match(const char *mode, const char *termination, int games)
     snprintf(cmd, sizeof cmd, "%s %s", FAKE, mode);
     setup_match(&c, engine_bin(), cmd, &game_morris);
     c.games = games;
-    c.timeout_ms = 1500; /* the stalling fake is killed after this */
+    c.timeout_ms = 1000; /* the stalling fake is killed after this */
     pgn_path(c.pgnout, sizeof c.pgnout, mode);
     MatchSummary s;
     FILE *out = null_out();
@@ -512,7 +517,7 @@ static void test_start_failures(void **state)
     FILE *out = null_out();
     snprintf(cmd, sizeof cmd, "%s silent", FAKE);
     setup_match(&c, engine_bin(), cmd, &game_morris);
-    c.timeout_ms = 500;
+    c.start_timeout_ms = 500;
     assert_int_equal(match_run(&c, out, &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "ugiok"));
     snprintf(cmd, sizeof cmd, "%s badoption", FAKE);
