@@ -180,6 +180,25 @@ static int completes_frame(const MoPos *p, int s, int from, int to, unsigned cap
     return 0;
 }
 
+/* The empty cells that would complete a frame of side s by a stone landing
+ * there alone: the fourth corner of an orbit whose other three are s's. */
+static Bits frame_gaps(const MoPos *p, int s)
+{
+    const MoTables *t = mo_tables(p);
+    const Bits *own = &p->stones[s];
+    Bits occ = bits_or(p->stones[0], p->stones[1]);
+    Bits gaps = {{0, 0, 0}};
+    for (int i = 0; i < t->norbits; i++) {
+        const Bits *orb = &t->orbit[t->orbit_cell[i]];
+        Bits miss = bits_andnot(*orb, *own);
+        if (bits_count(&miss) != 1)
+            continue;
+        Bits hole = bits_andnot(miss, occ);
+        gaps = bits_or(gaps, hole);
+    }
+    return gaps;
+}
+
 static int placement_side(int count, int pairs)
 {
     int i = pairs ? count / 2 : count;
@@ -206,6 +225,11 @@ int morelli_gen(const MoPos *p, Move *moves)
     const int classic = p->ruleset == RULESET_CLASSIC;
     Bits occ = mo_occupied(p);
     Bits own = p->stones[s];
+    /* a landing without captures enthrones iff it fills a frame gap (the
+     * stone leaves a band other than the landing's, so not that orbit) */
+    Bits gaps = {{0, 0, 0}};
+    if (may_enthrone)
+        gaps = frame_gaps(p, s);
     int n = 0;
     while (bits_any(&own)) {
         int from = bits_pop(&own);
@@ -217,7 +241,8 @@ int morelli_gen(const MoPos *p, Move *moves)
             unsigned all = morelli_captures(p, s, to);
             if (!classic) {
                 Move m = MO_MAKE(from, to, all);
-                if (may_enthrone && completes_frame(p, s, from, to, all))
+                if (all ? may_enthrone && completes_frame(p, s, from, to, all)
+                        : bits_test(&gaps, to))
                     m |= MO_ENTHRONE;
                 moves[n++] = m;
                 continue;
@@ -228,7 +253,8 @@ int morelli_gen(const MoPos *p, Move *moves)
             do {
                 Move m = MO_MAKE(from, to, sub);
                 moves[n++] = m;
-                if (may_enthrone && completes_frame(p, s, from, to, sub))
+                if (sub ? may_enthrone && completes_frame(p, s, from, to, sub)
+                        : bits_test(&gaps, to))
                     moves[n++] = m | MO_ENTHRONE;
                 sub = (sub - all) & all;
             } while (sub);
