@@ -46,6 +46,7 @@ typedef struct Player {
     EngineProc proc;
     int ready;        /* handshake done, options sent */
     int has_variant;  /* listed UCI_Variant among its options */
+    char id_name[MATCH_NAME_MAX]; /* what it calls itself (`id name`) */
 } Player;
 
 typedef struct PlyInfo {
@@ -241,6 +242,11 @@ static int player_start(const MatchConfig *c, Player *p, int e, char *err, size_
         }
         if (starts_with(line, "ugiok") || starts_with(line, "uciok"))
             break;
+        if (starts_with(line, "id")) {
+            const char *n = after_word(line, "name");
+            if (n && *n)
+                str_copy(p->id_name, sizeof p->id_name, n);
+        }
         if (starts_with(line, "option")) {
             const char *n = after_word(line, "name");
             if (n && strncasecmp(n, "UCI_Variant", 11) == 0 && (n[11] == ' ' || !n[11]))
@@ -888,10 +894,34 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, size_t errlen)
+/* Engines named after their command take the name they give themselves. */
+static void names_from_engines(MatchConfig *c, const Player players[2])
+{
+    for (int e = 0; e < 2; e++)
+        if (c->engines[e].name_auto && players[e].id_name[0])
+            str_copy(c->engines[e].name, sizeof c->engines[e].name, players[e].id_name);
+    if (strcmp(c->engines[0].name, c->engines[1].name) == 0)
+        for (int e = 0; e < 2; e++) {
+            size_t l = strlen(c->engines[e].name);
+            if (l > MATCH_NAME_MAX - 4)
+                l = MATCH_NAME_MAX - 4;
+            c->engines[e].name[l] = '#';
+            c->engines[e].name[l + 1] = (char)('1' + e);
+            c->engines[e].name[l + 2] = '\0';
+        }
+}
+
+int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, size_t errlen)
 {
     Match m;
     memset(&m, 0, sizeof m);
+    /* A copy: the engines' names may change once they introduce themselves. */
+    MatchConfig *c = malloc(sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *c = *cfg;
     m.c = c;
     m.out = out;
     m.tty = isatty(fileno(out));
@@ -901,15 +931,17 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
     strftime(m.date, sizeof m.date, "%Y.%m.%d", &tm);
     if (c->games <= 0) {
         snprintf(err, errlen, "no games to play");
+        free(c);
         return -1;
     }
     if (c->openings[0]) {
         m.nopenings = match_read_openings(c->openings, c->game, &c->game_opt, &m.openings, err,
                                           errlen);
-        if (m.nopenings < 0)
-            return -1;
-        if (m.nopenings == 0) {
-            snprintf(err, errlen, "%s: no openings in the file", c->openings);
+        if (m.nopenings <= 0) {
+            if (m.nopenings == 0)
+                snprintf(err, errlen, "%s: no openings in the file", c->openings);
+            match_free_openings(m.openings, 0);
+            free(c);
             return -1;
         }
         if (c->shuffle) { /* Fisher-Yates, reproducible from the seed */
@@ -927,6 +959,7 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
         char why[256];
         if (c->game->init(pos, &c->game_opt, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s: %s", c->game->name, why);
+            free(c);
             return -1;
         }
     }
@@ -935,6 +968,7 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
         if (!m.pgn) {
             snprintf(err, errlen, "%s: cannot open for writing", c->pgnout);
             match_free_openings(m.openings, m.nopenings);
+            free(c);
             return -1;
         }
     }
@@ -956,6 +990,8 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
                 rc = -1;
         }
     }
+    if (rc == 0)
+        names_from_engines(c, workers[0].players);
     if (rc == 0 && c->sprt)
         stats_sprt_bounds(c->alpha, c->beta, &m.sum.llr_lower, &m.sum.llr_upper);
     int started = 0;
@@ -978,6 +1014,7 @@ int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, siz
     if (m.pgn)
         fclose(m.pgn);
     match_free_openings(m.openings, m.nopenings);
+    free(c);
     if (sum)
         *sum = m.sum;
     return rc;

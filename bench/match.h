@@ -46,6 +46,7 @@ typedef struct EngineSpec {
     char cmd[MATCH_CMD_MAX];
     MatchOption options[MATCH_MAX_OPTIONS]; /* sent after --each's */
     int noptions;
+    int name_auto;  /* no name= given: it takes its `id name` */
     int has_tc;     /* its own time control (time odds), of the match's kind */
     TimeControl tc;
 } EngineSpec;

@@ -357,6 +357,7 @@ static void default_names(MatchConfig *c)
         EngineSpec *s = &c->engines[e];
         if (s->name[0])
             continue;
+        s->name_auto = 1;
         size_t len = strcspn(s->cmd, " \t");
         const char *base = s->cmd;
         for (size_t k = 0; k < len; k++)
