@@ -59,8 +59,10 @@ static void tables_fill(MoTables *t, int n)
             t->cap[c][d] = (int16_t)((f2 >= 0 && f2 < n && r2 >= 0 && r2 < n)
                                         ? (r + dir_dy[d]) * n + f + dir_dx[d]
                                         : -1);
-            if (t->cap[c][d] >= 0)
+            if (t->cap[c][d] >= 0) {
                 bits_set(&t->capnbr[c], t->cap[c][d]);
+                bits_set(&t->capby[t->cap[c][d]], c);
+            }
         }
     }
     bits_set(&t->throne, t->centre);
@@ -230,12 +232,22 @@ int morelli_gen(const MoPos *p, Move *moves)
     Bits gaps = {{0, 0, 0}};
     if (may_enthrone)
         gaps = frame_gaps(p, s);
+    /* landings next to an adverse stone (where a capture may happen) or on
+     * a frame gap need a closer look; the others are plain moves */
+    Bits special = gaps;
+    Bits opp = p->stones[s ^ 1];
+    while (bits_any(&opp))
+        special = bits_or(special, t->capby[bits_pop(&opp)]);
     int n = 0;
     while (bits_any(&own)) {
         int from = bits_pop(&own);
         if (t->band[from] < 2)
             continue;
         Bits to_set = morelli_reach(t, &occ, from);
+        Bits plain = bits_andnot(to_set, special);
+        to_set = bits_and(to_set, special);
+        while (bits_any(&plain))
+            moves[n++] = MO_MAKE(from, bits_pop(&plain), 0);
         while (bits_any(&to_set)) {
             int to = bits_pop(&to_set);
             unsigned all = morelli_captures(p, s, to);

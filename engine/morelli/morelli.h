@@ -58,6 +58,7 @@ typedef struct MoTables {
     Bits band_mask[8];
     Bits orbit[MO_CELLS];
     Bits capnbr[MO_CELLS];       /* the cells cap[c][d] >= 0 (capturable neighbours) */
+    Bits capby[MO_CELLS];        /* the cells c with s among capnbr[c] */
     Bits board;                  /* all cells of the board */
     Bits ring_mask;              /* the outer ring */
     Bits throne;                 /* the centre cell alone */
