@@ -72,6 +72,8 @@ sanitize: cmocka
 
 bench: all build/speed
 	@build/speed bench/speed.txt
+	@echo; echo "build/morelli bench (the search signature, bench/positions.txt):"
+	@build/morelli bench 2>&1 | tail -n 3
 
 run: all
 	@build/match --demo
