@@ -51,8 +51,12 @@ static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
         si->reach = bits_or(si->reach, r);
     }
     /* the best single landing for captures (they do not depend on which
-     * stone lands, see morelli.c) */
-    Bits r = si->reach;
+     * stone lands, see morelli.c), among the landings next to an adverse
+     * stone */
+    Bits near = {{0, 0, 0}}, opp = p->stones[s ^ 1];
+    while (bits_any(&opp))
+        near = bits_or(near, t->capby[bits_pop(&opp)]);
+    Bits r = bits_and(si->reach, near);
     while (bits_any(&r)) {
         int to = bits_pop(&r);
         int k = __builtin_popcount(morelli_captures(p, s, to));
