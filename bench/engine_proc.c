@@ -134,6 +134,9 @@ int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline
         return -1;
     line[0] = '\0';
     for (;;) {
+        /* An engine that floods lines must not outlast its deadline. */
+        if (deadline >= 0 && engine_now_ms() >= deadline)
+            return 0;
         char *nl = memchr(e->buf, '\n', e->len);
         if (nl) {
             take_line(e, (size_t)(nl - e->buf), 1, line, len);

@@ -41,8 +41,10 @@ int engine_proc_send(EngineProc *e, const char *line);
 /*
  * Next line of the engine's output, without its newline, into line (longer
  * lines are cut to len - 1 bytes).  Waits until deadline (engine_now_ms()
- * time; < 0 = forever).  Returns 1 with a line, 0 at the deadline, -1 when
- * the engine closed its output (crashed or quit).
+ * time; < 0 = forever); once the deadline has passed it returns 0 even if
+ * lines are waiting, so a flood of output cannot keep a caller past it.
+ * Returns 1 with a line, 0 at the deadline, -1 when the engine closed its
+ * output (crashed or quit).
  */
 int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline);
 /* SIGKILL to its process group, reap it, close the pipes. Safe to repeat. */

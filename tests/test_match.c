@@ -482,6 +482,12 @@ static void test_fake_stall(void **state)
     fake_match("stall", "time", 2);
 }
 
+static void test_fake_flood(void **state)
+{
+    (void)state;
+    fake_match("flood", "time", 2);
+}
+
 /* Finished openings: no move is played, the fake's wrong answers to the
  * queries are recorded as disagreements and the referee's result stands. */
 static void test_disagreement(void **state)
@@ -700,7 +706,7 @@ int main(void)
         cmocka_unit_test(test_fake_stall),       cmocka_unit_test(test_disagreement),
         cmocka_unit_test(test_start_failures),   cmocka_unit_test(test_sprt_stops),
         cmocka_unit_test(test_clock_forfeits),   cmocka_unit_test(test_demo),
-        cmocka_unit_test(test_max_plies),
+        cmocka_unit_test(test_max_plies),        cmocka_unit_test(test_fake_flood),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

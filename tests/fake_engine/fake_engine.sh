@@ -5,6 +5,7 @@
 #   illegal   -- "bestmove zz99"
 #   crash     -- exits without a word
 #   stall     -- never answers (sleeps)
+#   flood     -- prints info lines without end, never a bestmove
 #   silent    -- never answers "ugi" at all
 #   badoption -- rejects every setoption with an error line
 #   liar      -- says "query gameover" is false and "query result" is none
@@ -24,6 +25,7 @@ while IFS= read -r line; do
         case $mode in
         crash) exit 3 ;;
         stall) sleep 60 ;;
+        flood) while :; do echo "info string flood"; done ;;
         *) echo "info depth 1 score cp 0 nodes 1"; echo "bestmove zz99" ;;
         esac ;;
     "query gameover")
