@@ -521,11 +521,13 @@ static void test_start_failures(void **state)
     char err[512], cmd[256];
     MatchSummary s;
     FILE *out = null_out();
+    char cmd0[256];
+    snprintf(cmd0, sizeof cmd0, "%s illegal", FAKE);
     snprintf(cmd, sizeof cmd, "%s silent", FAKE);
-    setup_match(&c, engine_bin(), cmd, &game_morris);
-    c.start_timeout_ms = 500;
+    setup_match(&c, cmd0, cmd, &game_morris);
+    c.start_timeout_ms = 1500;
     assert_int_equal(match_run(&c, out, &s, err, sizeof err), -1);
-    assert_non_null(strstr(err, "ugiok"));
+    assert_non_null(strstr(err, "two: no answer before ugiok"));
     snprintf(cmd, sizeof cmd, "%s badoption", FAKE);
     setup_match(&c, engine_bin(), cmd, &game_morris);
     snprintf(c.each[0].name, sizeof c.each[0].name, "Hash");
