@@ -28,7 +28,6 @@
 #define HIST_BITS 14
 #define HIST_SIZE (1 << HIST_BITS)
 #define HIST_MAX 16384
-#define QS_MAX_PLIES 8
 #define ASPIRATION 40
 #define ECACHE_BITS 16
 
@@ -49,7 +48,9 @@ typedef struct AbThread {
     const Game *g;
     int id;
     pthread_t th;
-    unsigned char *pos; /* the position being searched (make/unmake) */
+    unsigned char *pos; /* the position being searched */
+    unsigned char *stack; /* copy-make: MAX_PLY + 1 positions, pos points in */
+    int copy_make;
     unsigned char *undo; /* MAX_PLY undo records */
     Move *moves;         /* MAX_PLY lists of max_moves */
     int *order;          /* ordering scores beside moves */
@@ -118,13 +119,25 @@ static inline int ab_eval(AbThread *t)
 
 static inline void ab_make(AbThread *t, Move m, int ply)
 {
-    t->keys[t->nbase + ply] = t->g->key(t->pos);
-    t->g->make(t->pos, m, t->undo + (size_t)ply * t->g->undo_size);
+    const Game *g = t->g;
+    t->keys[t->nbase + ply] = g->key(t->pos);
+    if (t->copy_make) {
+        unsigned char *next = t->stack + (size_t)(ply + 1) * g->pos_size;
+        memcpy(next, t->pos, g->pos_size);
+        t->pos = next;
+        g->make(t->pos, m, t->undo);
+    } else {
+        g->make(t->pos, m, t->undo + (size_t)ply * g->undo_size);
+    }
 }
 
 static inline void ab_unmake(AbThread *t, Move m, int ply)
 {
-    t->g->unmake(t->pos, m, t->undo + (size_t)ply * t->g->undo_size);
+    const Game *g = t->g;
+    if (t->copy_make)
+        t->pos = t->stack + (size_t)ply * g->pos_size;
+    else
+        g->unmake(t->pos, m, t->undo + (size_t)ply * g->undo_size);
 }
 
 static inline void pv_update(AbThread *t, int ply, Move m)
@@ -185,7 +198,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
         return score;
     int stand = ab_eval(t);
     t->horizon++;
-    if (stand >= beta || qply >= QS_MAX_PLIES || ply >= MAX_PLY - 1)
+    if (stand >= beta || qply >= t->c->s->ab_qs_plies || ply >= MAX_PLY - 1)
         return stand;
     if (stand > alpha)
         alpha = stand;
@@ -362,16 +375,18 @@ static int ab_alloc(AbThread *t, SearchCtx *c, int id)
     t->g = g;
     t->id = id;
     size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
-    t->pos = malloc(g->pos_size);
+    t->copy_make = c->s->ab_copy_make;
+    t->stack = malloc((size_t)(MAX_PLY + 2) * g->pos_size);
+    t->pos = t->stack;
     t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
     t->moves = malloc(nm * sizeof(Move));
     t->order = malloc(nm * sizeof(int));
     t->nbase = c->nprev;
     t->keys = malloc(((size_t)c->nprev + MAX_PLY + 2) * sizeof(Key));
     t->ecache = calloc((size_t)1 << ECACHE_BITS, sizeof(EvalSlot));
-    if (!t->pos || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
+    if (!t->stack || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
         return -1;
-    memcpy(t->pos, c->root, g->pos_size);
+    memcpy(t->stack, c->root, g->pos_size);
     if (c->nprev)
         memcpy(t->keys, c->prev, (size_t)c->nprev * sizeof(Key));
     return 0;
@@ -379,7 +394,7 @@ static int ab_alloc(AbThread *t, SearchCtx *c, int id)
 
 static void ab_release(AbThread *t)
 {
-    free(t->pos);
+    free(t->stack);
     free(t->undo);
     free(t->moves);
     free(t->order);
