@@ -628,43 +628,67 @@ static void tc_text(const TimeControl *tc, char *buf, size_t len)
     }
 }
 
+/* [Key "value"], with '"' and '\\' escaped and control bytes dropped. */
+static void pgn_tag(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, "[%s \"", key);
+    for (const unsigned char *v = (const unsigned char *)value; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fputc('\\', f);
+        if (*v >= 0x20 && *v != 0x7f)
+            fputc(*v, f);
+    }
+    fputs("\"]\n", f);
+}
+
 static void write_pgn(Match *m, const GameRecord *rec)
 {
     const MatchConfig *c = m->c;
     FILE *f = m->pgn;
     char buf[MATCH_MAX_OPTIONS * (MATCH_NAME_MAX + MATCH_VALUE_MAX + 2)];
     const char *n1 = c->engines[rec->p1].name, *n2 = c->engines[1 - rec->p1].name;
-    fprintf(f, "[Event \"morelli match\"]\n[Site \"?\"]\n[Date \"%s\"]\n", m->date);
-    fprintf(f, "[Round \"%d\"]\n[Game \"%d\"]\n", rec->round, rec->number);
-    fprintf(f, "[Variant \"%s\"]\n", c->game->name);
-    fprintf(f, "[P1 \"%s\"]\n[P2 \"%s\"]\n", n1, n2);
-    fprintf(f, "[%s \"%s\"]\n[%s \"%s\"]\n", side_name(c->game, SIDE_P1), n1,
-            side_name(c->game, SIDE_P2), n2);
+    char num[32];
+    pgn_tag(f, "Event", "morelli match");
+    pgn_tag(f, "Site", "?");
+    pgn_tag(f, "Date", m->date);
+    snprintf(num, sizeof num, "%d", rec->round);
+    pgn_tag(f, "Round", num);
+    snprintf(num, sizeof num, "%d", rec->number);
+    pgn_tag(f, "Game", num);
+    pgn_tag(f, "Variant", c->game->name);
+    pgn_tag(f, "P1", n1);
+    pgn_tag(f, "P2", n2);
+    pgn_tag(f, side_name(c->game, SIDE_P1), n1);
+    pgn_tag(f, side_name(c->game, SIDE_P2), n2);
     option_list(c->each, c->neach, buf, sizeof buf);
     if (buf[0])
-        fprintf(f, "[Options \"%s\"]\n", buf);
+        pgn_tag(f, "Options", buf);
     const EngineSpec *s1 = &c->engines[rec->p1], *s2 = &c->engines[1 - rec->p1];
     option_list(s1->options, s1->noptions, buf, sizeof buf);
     if (buf[0])
-        fprintf(f, "[P1Options \"%s\"]\n", buf);
+        pgn_tag(f, "P1Options", buf);
     option_list(s2->options, s2->noptions, buf, sizeof buf);
     if (buf[0])
-        fprintf(f, "[P2Options \"%s\"]\n", buf);
+        pgn_tag(f, "P2Options", buf);
     if (!c->engines[0].has_tc && !c->engines[1].has_tc) {
         tc_text(&c->tc, buf, sizeof buf);
-        fprintf(f, "[TimeControl \"%s\"]\n", buf);
+        pgn_tag(f, "TimeControl", buf);
     } else {
         tc_text(match_engine_tc(c, rec->p1), buf, sizeof buf);
-        fprintf(f, "[P1TimeControl \"%s\"]\n", buf);
+        pgn_tag(f, "P1TimeControl", buf);
         tc_text(match_engine_tc(c, 1 - rec->p1), buf, sizeof buf);
-        fprintf(f, "[P2TimeControl \"%s\"]\n", buf);
+        pgn_tag(f, "P2TimeControl", buf);
     }
-    fprintf(f, "[Opening \"%s\"]\n[FEN \"%s\"]\n", rec->opening, rec->start_fen);
-    fprintf(f, "[Result \"%s\"]\n[Termination \"%s\"]\n[Reason \"%s\"]\n",
-            result_text(rec->result), term_names[rec->term], rec->reason);
+    pgn_tag(f, "Opening", rec->opening);
+    pgn_tag(f, "FEN", rec->start_fen);
+    pgn_tag(f, "Result", result_text(rec->result));
+    pgn_tag(f, "Termination", term_names[rec->term]);
+    pgn_tag(f, "Reason", rec->reason);
     if (rec->disagree[0])
-        fprintf(f, "[Disagreement \"%s\"]\n", rec->disagree);
-    fprintf(f, "[PlyCount \"%d\"]\n\n", rec->nplies);
+        pgn_tag(f, "Disagreement", rec->disagree);
+    snprintf(num, sizeof num, "%d", rec->nplies);
+    pgn_tag(f, "PlyCount", num);
+    fputc('\n', f);
     int col = 0;
     for (int i = 0; i < rec->nplies; i++) {
         const PlyInfo *pl = &rec->plies[i];
