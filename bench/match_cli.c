@@ -566,6 +566,18 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
         if (c->margin_ms < 1000)
             c->margin_ms = 1000; /* a demo must not end on a busy machine's hiccup */
     }
+    /* The referee must play the engines' game: the variant has one source. */
+    for (int i = 0; i < c->neach; i++)
+        if (!strcasecmp(c->each[i].name, "UCI_Variant")) {
+            snprintf(err, errlen, "give the game with --variant, not as an option");
+            return -1;
+        }
+    for (int e = 0; e < nengines; e++)
+        for (int i = 0; i < c->engines[e].noptions; i++)
+            if (!strcasecmp(c->engines[e].options[i].name, "UCI_Variant")) {
+                snprintf(err, errlen, "give the game with --variant, not as an option");
+                return -1;
+            }
     if (nengines == 2 && match_engine_tc(c, 0)->type != match_engine_tc(c, 1)->type) {
         snprintf(err, errlen, "the engines' time controls must be of one kind (clock, movetime, "
                               "depth or nodes)");
