@@ -540,16 +540,21 @@ static void test_start_failures(void **state)
     fclose(out);
 }
 
-/* An SPRT that decides stops the match long before its game count. */
-static void test_sprt_stops(void **state)
+/* An SPRT that decides stops the match long before its game count, with
+ * either model; the engine that always loses gets H0 for elo0=0 elo1=5
+ * when it is the first engine. */
+static void sprt_match(int model, int fake_first, int want)
 {
-    (void)state;
     static MatchConfig c;
     char err[512], cmd[256];
     snprintf(cmd, sizeof cmd, "%s illegal", FAKE);
-    setup_match(&c, engine_bin(), cmd, &game_morris);
+    if (fake_first)
+        setup_match(&c, cmd, engine_bin(), &game_morris);
+    else
+        setup_match(&c, engine_bin(), cmd, &game_morris);
     c.games = 400;
     c.sprt = 1;
+    c.sprt_model = model;
     c.elo0 = 0;
     c.elo1 = 5;
     MatchSummary s;
@@ -557,10 +562,21 @@ static void test_sprt_stops(void **state)
     if (match_run(&c, out, &s, err, sizeof err) != 0)
         fail_msg("%s", err);
     fclose(out);
-    assert_int_equal(s.sprt_decision, 1);
-    assert_true(s.llr >= s.llr_upper);
+    assert_int_equal(s.sprt_decision, want);
+    if (want > 0)
+        assert_true(s.llr >= s.llr_upper);
+    else
+        assert_true(s.llr <= s.llr_lower);
     assert_true(s.games >= 2 && s.games < 40);
-    assert_int_equal(s.wins, s.games);
+    assert_int_equal(want > 0 ? s.wins : s.losses, s.games);
+}
+
+static void test_sprt_stops(void **state)
+{
+    (void)state;
+    sprt_match(SPRT_PENTANOMIAL, 0, 1);
+    sprt_match(SPRT_TRINOMIAL, 0, 1);
+    sprt_match(SPRT_PENTANOMIAL, 1, -1);
 }
 
 
