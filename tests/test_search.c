@@ -635,6 +635,58 @@ static void test_random_positions(void **state)
     }
 }
 
+/* Fano: alpha-beta without the solver must find the solver's exact value
+ * for the positions the solver calls won or lost within a few plies, and
+ * search_go() with the solver must play and report it. */
+static void test_fano_solver_agrees(void **state)
+{
+    (void)state;
+    const Game *fano = game_by_name("fano");
+    assert_non_null(fano);
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    char err[256];
+    if (!fano->solve || fano->init(pos, &opt, err, sizeof err) != 0)
+        return; /* not written yet */
+    Game nosolve = *fano;
+    nosolve.solve = NULL;
+    Move moves[64];
+    uint64_t seed = 4242;
+    int checked = 0, want = sanitized() ? 3 : 12;
+    for (int trial = 0; trial < 2000 && checked < want; trial++) {
+        assert_int_equal(fano->init(pos, &opt, err, sizeof err), 0);
+        int plies = 2 + (int)rng_below(&seed, 8);
+        for (int i = 0; i < plies && fano->result(pos) == RESULT_NONE; i++) {
+            int n = fano->gen_moves(pos, moves);
+            fano->make(pos, moves[rng_below(&seed, (uint32_t)n)], undo);
+        }
+        int v;
+        Move best;
+        if (fano->result(pos) != RESULT_NONE || !fano->solve(pos, &v, &best) || v == 0)
+            continue;
+        int a = v < 0 ? -v : v;
+        int n_plies = a > VALUE_WIN / 2 ? VALUE_WIN - a : a;
+        if (n_plies > 7)
+            continue;
+        int expect = v > 0 ? SCORE_MATE - n_plies : -(SCORE_MATE - n_plies);
+        SearchLimits lim;
+        search_limits_init(&lim);
+        lim.depth = n_plies + 1;
+        SearchResult r;
+        Search *s = new_search("alphabeta", "2");
+        search_go(s, &nosolve, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+        assert_int_equal(r.score, expect);
+        search_clear(s);
+        search_go(s, fano, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+        assert_int_equal(r.score, expect);
+        assert_true(r.best == best);
+        search_free(s);
+        checked++;
+    }
+    assert_int_equal(checked, want);
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -662,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_node_limit_and_determinism),
         cmocka_unit_test(test_random_positions),
+        cmocka_unit_test(test_fano_solver_agrees),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }
