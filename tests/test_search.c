@@ -687,6 +687,45 @@ static void test_fano_solver_agrees(void **state)
     assert_int_equal(checked, want);
 }
 
+/* SearchResult.proven: set for a solved draw and a mate, not for a value at
+ * the horizon. */
+static void test_proven_flag(void **state)
+{
+    (void)state;
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES];
+    char err[64];
+    SearchLimits lim;
+    SearchResult r;
+    const char *algos[] = {"alphabeta", "mcts"};
+    for (int a = 0; a < 2; a++) {
+        Search *s = new_search(algos[a], "8");
+        search_limits_init(&lim);
+        lim.depth = 20;
+        lim.nodes = 300000;
+        assert_int_equal(toy_ttt.init(pos, &opt, err, sizeof err), 0);
+        search_go(s, &toy_ttt, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+        assert_int_equal(r.score, 0);
+        assert_int_equal(r.proven, 1);
+        assert_int_equal(toy_nim.from_fen(pos, "22 b", &opt, err, sizeof err), 0);
+        search_clear(s);
+        search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+        assert_int_equal(r.score, SCORE_MATE - 11);
+        assert_int_equal(r.best, 2);
+        assert_int_equal(r.proven, 1);
+        search_free(s);
+    }
+    Search *s = new_search("alphabeta", "8");
+    search_limits_init(&lim);
+    lim.depth = 6;
+    assert_int_equal(toy_nim.from_fen(pos, "150 a", &opt, err, sizeof err), 0);
+    search_go(s, &toy_nim, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+    assert_int_equal(r.proven, 0);
+    assert_int_equal(r.depth, 6);
+    search_free(s);
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -715,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_node_limit_and_determinism),
         cmocka_unit_test(test_random_positions),
         cmocka_unit_test(test_fano_solver_agrees),
+        cmocka_unit_test(test_proven_flag),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }

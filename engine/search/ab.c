@@ -547,6 +547,9 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         res->depth = ts[0].done_depth;
         res->nodes = total_nodes(ts, started + 1);
         res->time_ms = timeman_elapsed(&c->tm);
+        int sc = ts[0].done_score;
+        res->proven = ts[0].done_depth > 0 &&
+                      (ts[0].proven || sc >= SCORE_MATE_BOUND || sc <= -SCORE_MATE_BOUND);
     }
     for (int i = 0; i <= started; i++)
         ab_release(&ts[i]);

@@ -556,6 +556,8 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     if (res) {
         res->score = root_score(t, rn, be);
         res->depth = r.playouts ? (int)(r.depth_sum / r.playouts) : 0;
+        res->proven = rn->proven != PROVEN_NONE ||
+                      res->score >= SCORE_MATE_BOUND || res->score <= -SCORE_MATE_BOUND;
     }
 out:
     if (best == MOVE_NONE)

@@ -264,6 +264,7 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
         res->depth = 1;
         res->nodes = 1;
         res->time_ms = timeman_elapsed(&c->tm);
+        res->proven = 1;
     }
     return best;
 }

@@ -34,6 +34,7 @@ typedef struct SearchResult {
     int depth;
     uint64_t nodes;      /* alpha-beta nodes, or MCTS playouts */
     int64_t time_ms;
+    int proven;          /* non-zero when score is the exact game value */
 } SearchResult;
 
 /* Scores beyond +-SCORE_MATE_BOUND are proven: SCORE_MATE - plies. */
