@@ -857,7 +857,7 @@ static int cmd_go(Engine *e, char **tok, int n)
         e->job_limits.movetime = 0;
         e->job_limits.time[0] = e->job_limits.time[1] = -1;
         e->job_limits.depth = 1;
-        e->job_limits.nodes = 1000;
+        e->job_limits.nodes = 200;
         char line[MOVE_STR_MAX + 16];
         run_job(e, line, sizeof line);
         say(e, "%s", line);

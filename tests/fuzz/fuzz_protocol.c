@@ -13,9 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game.h"
 #include "ugi.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A solver builds its tables on its first call (seconds under the
+ * sanitizers): once here, so no single input pays for it. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    GameOptions o;
+    game_options_default(&o);
+    for (int i = 0; i < game_count; i++) {
+        const Game *g = game_list[i];
+        unsigned char pos[POS_MAX_BYTES];
+        char err[256];
+        int value;
+        Move best;
+        if (g->solve && g->init(pos, &o, err, sizeof err) == 0)
+            (void)g->solve(pos, &value, &best);
+    }
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
