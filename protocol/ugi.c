@@ -923,7 +923,17 @@ static int cmd_d(Engine *e, char **tok, int n)
     pthread_mutex_lock(&e->out_lock);
     int fd = fileno(e->out);
     e->game->print(e->pos, e->out, fd >= 0 && isatty(fd));
+    static const char *const setups[] = {"adjacent", "facing", "random", "free", "pairs"};
+    const GameOptions *o = &e->opt;
     fprintf(e->out, "Variant: %s\n", e->game->name);
+    fprintf(e->out,
+            "Options: Ruleset=%s Setup=%s SetupSeed=%" PRIu64 " BoardSize=%d Pieces=%d "
+            "Diagonals=%s Flying=%s MoveRule=%d\n",
+            o->ruleset == RULESET_CLASSIC ? "classic" : "standard",
+            o->setup >= 0 && o->setup < 5 ? setups[o->setup] : "?", o->setup_seed,
+            o->board_size, o->pieces, o->diagonals ? "true" : "false",
+            o->flying ? "true" : "false", o->move_rule);
+    fprintf(e->out, "History: %d earlier positions\n", e->hist.len);
     fprintf(e->out, "Fen: %s\n", fen);
     fprintf(e->out, "Key: %016" PRIX64 "\n", (uint64_t)e->game->key(e->pos));
     fprintf(e->out, "Side to move: %s\n", e->game->side_to_move(e->pos) == SIDE_P1 ? "p1" : "p2");
