@@ -115,9 +115,10 @@ static int run_words(Engine *e, int argc, char **argv)
         if (rc == UGI_ERROR)
             failed++;
         /* A search started from the command line runs to its end; an
-         * infinite one is stopped at once. */
+         * infinite one (also a bare `go`, which has no limit) is stopped at
+         * once. */
         if (is_go) {
-            int infinite = 0;
+            int infinite = j == i + 1;
             for (int k = i; k < j; k++)
                 infinite |= strcmp(argv[k], "infinite") == 0;
             if (infinite)
