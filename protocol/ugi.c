@@ -60,6 +60,7 @@ struct Engine {
     Key *job_keys;
     int job_nkeys;
     SearchLimits job_limits;
+    int job_unbounded; /* infinite, or no limit that ends it by itself */
 
     const Game *warm_game; /* the game whose solver tables are built */
 
@@ -572,14 +573,15 @@ void engine_stop(Engine *e)
 
 typedef int (*Handler)(Engine *e, char **tok, int n);
 
-/* Commands that use the Search wait for a search with limits to finish (as
- * Stockfish does, so piped scripts run in order); with `go infinite` running
- * they are refused. */
+/* Commands that use the Search wait for a search with limits (or one told
+ * to stop) to finish, as Stockfish does, so piped scripts run in order;
+ * during `go infinite` or a `go` without limits they are refused. */
 static int refuse_if_busy(Engine *e, const char *cmd)
 {
     if (!search_busy(e))
         return 0;
-    if (!e->job_limits.infinite) {
+    /* After stop the search ends within milliseconds: wait for it too. */
+    if (!e->job_unbounded || atomic_load(&e->stop)) {
         search_join(e);
         return 0;
     }
@@ -850,6 +852,9 @@ static int cmd_go(Engine *e, char **tok, int n)
     e->job_keys = keys;
     e->job_nkeys = e->hist.len;
     e->job_limits = lim;
+    int stm = e->game->side_to_move(e->pos);
+    e->job_unbounded = lim.infinite || !(lim.depth > 0 || lim.nodes > 0 || lim.movetime > 0 ||
+                                         lim.time[stm] >= 0);
     atomic_store(&e->stop, 0);
     atomic_store(&e->done, 0);
     if (e->caps.sync_search) {
