@@ -14,13 +14,13 @@
 #include "game.h"
 #include "history.h"
 #include "perft.h"
+#include "testdata.h"
 
 static void random_games(const Game *g, const GameOptions *opt, int games, uint64_t seed)
 {
-    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES], back[POS_MAX_BYTES];
-    unsigned char undo[UNDO_MAX_BYTES];
+    unsigned char pos[POS_MAX_BYTES], back[POS_MAX_BYTES];
     Move moves[g->max_moves];
-    char err[256], fen[FEN_MAX], fen2[FEN_MAX], text[MOVE_STR_MAX];
+    char err[256], fen[FEN_MAX], fen2[FEN_MAX];
     for (int gi = 0; gi < games; gi++) {
         assert_int_equal(g->init(pos, opt, err, sizeof err), 0);
         for (int ply = 0; ply < 400 && g->result(pos) == RESULT_NONE; ply++) {
@@ -32,16 +32,7 @@ static void random_games(const Game *g, const GameOptions *opt, int games, uint6
             assert_true(g->key(back) == g->key(pos));
             int n = g->gen_moves(pos, moves);
             assert_in_range(n, 1, g->max_moves);
-            Move m = moves[rng_below(&seed, (uint32_t)n)];
-            assert_true(m != MOVE_NONE);
-            game_move_str(g, pos, m, text, sizeof text);
-            assert_true(game_parse_move(g, pos, text) == m);
-            memcpy(copy, pos, g->pos_size);
-            g->make(pos, m, undo);
-            assert_true(g->key(pos) == g->key_from_scratch(pos));
-            g->unmake(pos, m, undo);
-            assert_memory_equal(pos, copy, g->pos_size);
-            g->make(pos, m, undo);
+            td_play_checked(g, pos, moves[rng_below(&seed, (uint32_t)n)]);
         }
     }
 }

@@ -17,63 +17,9 @@
 #include "game.h"
 #include "history.h"
 #include "perft.h"
-
-#define MAXF 8
+#include "testdata.h"
 
 static const Game *G = &game_fano;
-
-static int sanitize(void) { return getenv("MORELLI_SANITIZE") != NULL; }
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-static int split(char *line, char *f[MAXF])
-{
-    int n = 0;
-    char *s = line;
-    for (;;) {
-        char *bar = strchr(s, '|');
-        if (bar)
-            *bar = '\0';
-        if (n < MAXF)
-            f[n++] = trim(s);
-        if (!bar)
-            break;
-        s = bar + 1;
-    }
-    return n;
-}
-
-static FILE *open_data(const char *name)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/data/%s", name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    return f;
-}
-
-static int result_code(const char *s)
-{
-    if (!strcmp(s, "none"))
-        return RESULT_NONE;
-    if (!strcmp(s, "white"))
-        return RESULT_P1_WIN;
-    if (!strcmp(s, "black"))
-        return RESULT_P2_WIN;
-    if (!strcmp(s, "draw"))
-        return RESULT_DRAW;
-    fail_msg("bad result word '%s' in the data", s);
-    return -1;
-}
 
 static void load(void *pos, const char *fen)
 {
@@ -93,25 +39,12 @@ static void check_pos_line(char **f, int nf)
     char out[FEN_MAX];
     G->to_fen(pos, out, sizeof out);
     assert_string_equal(out, f[1]);
-    if (strcmp(f[2], "-") != 0 && G->result(pos) != result_code(f[2]))
+    if (strcmp(f[2], "-") != 0 && G->result(pos) != td_result_code(f[2]))
         fail_msg("%s: result %d, want %s", f[0], G->result(pos), f[2]);
     int n = G->gen_moves(pos, moves);
     if (strcmp(f[3], "-") != 0 && n != atoi(f[3]))
         fail_msg("%s: %d legal moves, want %s", f[0], n, f[3]);
-    for (int want = 0; want < 2; want++) {
-        char list[256];
-        snprintf(list, sizeof list, "%s", f[4 + (1 - want)]);
-        for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-            Move m = game_parse_move(G, pos, t);
-            if ((m != MOVE_NONE) != want)
-                fail_msg("%s: move %s should %sbe legal", f[0], t, want ? "" : "not ");
-            if (m != MOVE_NONE) {
-                char text[MOVE_STR_MAX];
-                game_move_str(G, pos, m, text, sizeof text);
-                assert_string_equal(text, t);
-            }
-        }
-    }
+    td_check_move_lists(G, pos, f[0], f[4], f[5]);
 }
 
 static void check_seq_line(char **f, int nf)
@@ -135,46 +68,28 @@ static void check_seq_line(char **f, int nf)
         G->make(pos, m, undo);
     }
     int res = history_result(G, pos, &o, keys, nk);
-    if (res != result_code(f[3]))
+    if (res != td_result_code(f[3]))
         fail_msg("%s: result %d, want %s", f[0], res, f[3]);
 }
 
 static void test_rules(void **state)
 {
     (void)state;
-    FILE *fp = open_data("fano_rules.txt");
-    char line[1024];
-    int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        int nf = split(line, f);
-        if (!strncmp(f[0], "pos ", 4))
-            check_pos_line(f, nf);
-        else if (!strncmp(f[0], "seq ", 4))
-            check_seq_line(f, nf);
-        else
-            fail_msg("bad data line '%s'", f[0]);
-        done++;
-    }
-    fclose(fp);
-    assert_true(done >= 12);
+    assert_true(td_rules_file("fano_rules.txt", check_pos_line, check_seq_line) >= 12);
     assert_int_equal(G->repetition_count, 2);
 }
 
 static void test_perft(void **state)
 {
     (void)state;
-    FILE *fp = open_data("fano_perft.txt");
+    FILE *fp = td_open("fano_perft.txt");
     char line[1024];
     int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        assert_int_equal(split(line, f), 2);
-        unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+    char *f[TD_MAXF];
+    int nf;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_int_equal(nf, 2);
+        unsigned char pos[POS_MAX_BYTES];
         char err[256];
         GameOptions o;
         game_options_default(&o);
@@ -182,23 +97,7 @@ static void test_perft(void **state)
             assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
         else
             load(pos, f[0]);
-        memcpy(copy, pos, G->pos_size);
-        char *save;
-        int d = 1;
-        for (char *t = strtok_r(f[1], " ", &save); t; t = strtok_r(NULL, " ", &save), d++) {
-            uint64_t want = strtoull(t, NULL, 10);
-            if (sanitize() && want > 2000000)
-                break;
-            uint64_t got = perft(G, pos, d, 1);
-            if (got != want)
-                fail_msg("perft %s depth %d: %llu, want %llu", f[0], d,
-                         (unsigned long long)got, (unsigned long long)want);
-            if (want < 300000) {
-                assert_true(perft(G, pos, d, 0) == want);
-                assert_true(perft_generic(G, pos, d, 0) == want);
-            }
-            assert_memory_equal(pos, copy, G->pos_size);
-        }
+        td_check_perft_counts(G, pos, f[0], f[1], 0);
         done++;
     }
     fclose(fp);
@@ -208,19 +107,12 @@ static void test_perft(void **state)
 static void test_bad_fens(void **state)
 {
     (void)state;
-    FILE *fp = open_data("fano_badfens.txt");
+    FILE *fp = td_open("fano_badfens.txt");
     char line[1024];
     int done = 0;
     GameOptions o;
     game_options_default(&o);
-    while (fgets(line, sizeof line, fp)) {
-        if (line[0] == '#')
-            continue;
-        size_t n = strlen(line);
-        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        if (!n)
-            continue;
+    while (td_next_line(fp, line, sizeof line, NULL)) {
         unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
         char err[256] = "";
         memset(pos, 0xA5, sizeof pos);
@@ -263,11 +155,11 @@ static void test_first_moves(void **state)
     int values[64];
     int n = fano_solve_moves(pos, moves, values, 64);
     assert_int_equal(n, 14);
-    FILE *fp = open_data("fano_first_moves.txt");
+    FILE *fp = td_open("fano_first_moves.txt");
     char line[256], name[64], want[64];
     int seen = 0;
-    while (fgets(line, sizeof line, fp)) {
-        if (line[0] == '#' || sscanf(line, "%63s %63s", name, want) != 2)
+    while (td_next_line(fp, line, sizeof line, NULL)) {
+        if (sscanf(line, "%63s %63s", name, want) != 2)
             continue;
         if (!strcmp(name, "start")) {
             int v;
@@ -355,7 +247,7 @@ static void test_solver_against_search(void **state)
 {
     (void)state;
     uint64_t rng = 99;
-    int samples = sanitize() ? 40 : 400, limit = 5;
+    int samples = td_sanitized() ? 40 : 400, limit = 5;
     int wins = 0, losses = 0, draws = 0;
     for (int k = 0; k < samples; k++) {
         unsigned char pos[POS_MAX_BYTES];
@@ -399,7 +291,7 @@ static void test_solver_moves_keep_value(void **state)
 {
     (void)state;
     uint64_t rng = 4242;
-    int samples = sanitize() ? 2000 : 20000;
+    int samples = td_sanitized() ? 2000 : 20000;
     for (int k = 0; k < samples; k++) {
         unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
         random_position(pos, &rng);
@@ -463,7 +355,7 @@ static void test_solver_symmetries(void **state)
     static const int mirror[7] = {1, 4, 3, 2, 6, 5, 7};
     static const int same[7] = {1, 2, 3, 4, 5, 6, 7};
     uint64_t rng = 777;
-    int samples = sanitize() ? 300 : 3000, decided = 0;
+    int samples = td_sanitized() ? 300 : 3000, decided = 0;
     for (int k = 0; k < samples; k++) {
         unsigned char pos[POS_MAX_BYTES], img[POS_MAX_BYTES];
         char fen[FEN_MAX], fen2[FEN_MAX];

@@ -15,75 +15,34 @@
 
 #include "game.h"
 #include "perft.h"
+#include "testdata.h"
 
 static const Game *G = &game_morelli;
-
-static int sanitized(void)
-{
-    const char *s = getenv("MORELLI_SANITIZE");
-    return s && *s && strcmp(s, "0") != 0;
-}
-
-static const char *ruleset_names[] = {"standard", "classic"};
-static const char *setup_names[] = {"adjacent", "facing", "random", "free", "pairs"};
-
-static int lookup(const char *w, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(w, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-/* "<ruleset> <setup>" into opt; 0 or -1. */
-static int parse_opts(const char *s, GameOptions *opt)
-{
-    char r[32], st[32];
-    game_options_default(opt);
-    if (sscanf(s, "%31s %31s", r, st) != 2)
-        return -1;
-    opt->ruleset = lookup(r, ruleset_names, 2);
-    opt->setup = lookup(st, setup_names, 5);
-    return opt->ruleset < 0 || opt->setup < 0 ? -1 : 0;
-}
-
-static int skip_line(const char *line)
-{
-    return line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0';
-}
 
 /* ---- the reference perft ------------------------------------------------ */
 
 static void test_perft_table(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/morelli_perft.txt", "r");
-    assert_non_null(f);
-    char line[256], r[32], st[32], err[256];
+    FILE *f = td_open("morelli_perft.txt");
+    char line[256], err[256];
     unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
     int rows = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (skip_line(line))
-            continue;
-        int size, depth;
+    while (td_next_line(f, line, sizeof line, NULL)) {
+        int depth;
         unsigned long long want;
-        assert_int_equal(sscanf(line, "%d %31s %31s %d %llu", &size, r, st, &depth, &want), 5);
         GameOptions opt;
-        game_options_default(&opt);
-        opt.board_size = size;
-        opt.ruleset = lookup(r, ruleset_names, 2);
-        opt.setup = lookup(st, setup_names, 5);
-        assert_true(opt.ruleset >= 0 && opt.setup >= 0);
+        assert_int_equal(td_morelli_row(line, &opt, &depth, &want), 0);
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         memcpy(copy, pos, G->pos_size);
-        if (sanitized() && want > 10000000ull)
+        if (td_sanitized() && want > 10000000ull)
             continue;
         uint64_t got = perft(G, pos, depth, 1);
         if (got != want)
-            print_error("%s", line);
+            print_error("%s\n", line);
         assert_int_equal(got, want);
         /* every leaf made, and the generic walk, where it is cheap */
-        if (want <= (sanitized() ? 300000ull : 6000000ull)) {
+        if (want <= (td_sanitized() ? 300000ull : 6000000ull)) {
             assert_int_equal(perft(G, pos, depth, 0), want);
             if (want <= 300000ull)
                 assert_int_equal(perft_generic(G, pos, depth, 0), want);
@@ -100,27 +59,23 @@ static void test_perft_table(void **state)
 static void test_fens_and_fast_perft(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/morelli_fens.txt", "r");
-    assert_non_null(f);
+    FILE *f = td_open("morelli_fens.txt");
     char line[1024], err[256], fen[FEN_MAX];
     unsigned char pos[POS_MAX_BYTES];
     int n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (skip_line(line))
-            continue;
-        line[strcspn(line, "\r\n")] = '\0';
+    while (td_next_line(f, line, sizeof line, NULL)) {
         char *bar = strchr(line, '|');
         assert_non_null(bar);
         GameOptions opt;
         *bar = '\0';
-        assert_int_equal(parse_opts(line, &opt), 0);
+        assert_int_equal(td_morelli_opts(line, &opt), 0);
         const char *want = bar + 2;
         if (G->from_fen(pos, want, &opt, err, sizeof err) != 0)
             print_error("rejected %s: %s\n", want, err);
         G->to_fen(pos, fen, sizeof fen);
         assert_string_equal(fen, want);
         assert_true(G->key(pos) == G->key_from_scratch(pos));
-        int depth = sanitized() ? 1 : 2;
+        int depth = td_sanitized() ? 1 : 2;
         for (int d = 1; d <= depth; d++) {
             uint64_t g = perft_generic(G, pos, d, 0);
             assert_int_equal(perft(G, pos, d, 1), g);
@@ -135,17 +90,13 @@ static void test_fens_and_fast_perft(void **state)
 static void test_bad_fens(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/morelli_badfens.txt", "r");
-    assert_non_null(f);
+    FILE *f = td_open("morelli_badfens.txt");
     char line[1024], err[256];
     unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
     GameOptions def;
     game_options_default(&def);
     int n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#')
-            continue;
-        line[strcspn(line, "\r\n")] = '\0';
+    while (td_next_line(f, line, sizeof line, NULL)) {
         char *bar = strchr(line, '|');
         if (!bar)
             continue;
@@ -208,26 +159,13 @@ static void test_setups(void **state)
             G->to_fen(b, fb, sizeof fb);
             differ += strcmp(fa, fb) != 0;
             /* the opposite of each cell: read the board from the FEN rows */
-            char cells[13][13];
-            const char *s = fa;
-            for (int r = size - 1; r >= 0; r--) {
-                int c = 0;
-                for (; *s && *s != '/' && *s != ' '; s++) {
-                    if (*s >= '0' && *s <= '9') {
-                        int k = (int)strtol(s, (char **)&s, 10);
-                        s--;
-                        while (k--)
-                            cells[r][c++] = '.';
-                    } else {
-                        cells[r][c++] = *s;
-                    }
-                }
-                s++;
-            }
+            char cells[13 * 13];
+            td_fen_board(fa, size, cells);
             int ring = 0;
             for (int r = 0; r < size; r++)
                 for (int c = 0; c < size; c++) {
-                    char x = cells[r][c], y = cells[size - 1 - r][size - 1 - c];
+                    char x = cells[r * size + c];
+                    char y = cells[(size - 1 - r) * size + size - 1 - c];
                     if (r == 0 || c == 0 || r == size - 1 || c == size - 1) {
                         assert_true((x == 'b' && y == 'w') || (x == 'w' && y == 'b'));
                         ring++;
@@ -252,12 +190,11 @@ static void test_setups(void **state)
 
 static int limit_for(int size)
 {
-    FILE *f = fopen("tests/data/morelli_limits.txt", "r");
-    assert_non_null(f);
+    FILE *f = td_open("morelli_limits.txt");
     char line[128];
     int s, l, out = -1;
-    while (fgets(line, sizeof line, f))
-        if (!skip_line(line) && sscanf(line, "%d %d", &s, &l) == 2 && s == size)
+    while (td_next_line(f, line, sizeof line, NULL))
+        if (sscanf(line, "%d %d", &s, &l) == 2 && s == size)
             out = l;
     fclose(f);
     assert_true(out > 0);
@@ -267,32 +204,18 @@ static int limit_for(int size)
 /* Colour of every cell from the FEN: 'b', 'w', or '.' (kings count as '.'). */
 static void fen_cells(const char *fen, int size, char *cells)
 {
-    const char *s = fen;
-    for (int r = size - 1; r >= 0; r--) {
-        int c = 0;
-        while (*s && *s != '/' && *s != ' ') {
-            if (*s >= '0' && *s <= '9') {
-                char *e;
-                long k = strtol(s, &e, 10);
-                s = e;
-                while (k-- > 0)
-                    cells[r * size + c++] = '.';
-            } else {
-                cells[r * size + c++] = (*s == 'b' || *s == 'w') ? *s : '.';
-                s++;
-            }
-        }
-        s++;
-    }
+    td_fen_board(fen, size, cells);
+    for (int i = 0; i < size * size; i++)
+        if (cells[i] != 'b' && cells[i] != 'w')
+            cells[i] = '.';
 }
 
 static void random_games(const GameOptions *opt, int games, uint64_t seed)
 {
-    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES], back[POS_MAX_BYTES];
-    unsigned char undo[UNDO_MAX_BYTES];
+    unsigned char pos[POS_MAX_BYTES], back[POS_MAX_BYTES];
     Move *moves = malloc(sizeof(Move) * (size_t)G->max_moves);
     assert_non_null(moves);
-    char err[256], fen[FEN_MAX], fen2[FEN_MAX], text[MOVE_STR_MAX];
+    char err[256], fen[FEN_MAX], fen2[FEN_MAX];
     char cells[169], start[169];
     const int size = opt->board_size, ring = 4 * (size - 1), limit = limit_for(size);
     for (int gi = 0; gi < games; gi++) {
@@ -337,16 +260,7 @@ static void random_games(const GameOptions *opt, int games, uint64_t seed)
                 break;
             }
             assert_true(n > 0);
-            Move m = moves[rng_below(&seed, (uint32_t)n)];
-            assert_true(m != MOVE_NONE);
-            game_move_str(G, pos, m, text, sizeof text);
-            assert_true(game_parse_move(G, pos, text) == m);
-            memcpy(copy, pos, G->pos_size);
-            G->make(pos, m, undo);
-            assert_true(G->key(pos) == G->key_from_scratch(pos));
-            G->unmake(pos, m, undo);
-            assert_memory_equal(pos, copy, G->pos_size);
-            G->make(pos, m, undo);
+            td_play_checked(G, pos, moves[rng_below(&seed, (uint32_t)n)]);
             if (count < ring)
                 placed += opt->setup == SETUP_PAIRS ? 2 : 1;
             else
@@ -361,7 +275,7 @@ static void random_games(const GameOptions *opt, int games, uint64_t seed)
 static void test_random_games(void **state)
 {
     (void)state;
-    int games = sanitized() ? 1 : 3;
+    int games = td_sanitized() ? 1 : 3;
     uint64_t seed = 77;
     for (int size = 9; size <= 13; size += 2)
         for (int rs = 0; rs < 2; rs++)
@@ -412,46 +326,12 @@ static void test_move_text(void **state)
 static void mirror_fen(const char *fen, int size, char *out, size_t len)
 {
     char cells[169], kings[169];
-    const char *s = fen;
-    for (int r = size - 1; r >= 0; r--) {
-        int c = 0;
-        while (*s && *s != '/' && *s != ' ') {
-            if (*s >= '0' && *s <= '9') {
-                char *e;
-                long k = strtol(s, &e, 10);
-                s = e;
-                while (k-- > 0)
-                    cells[r * size + c++] = '.';
-            } else {
-                cells[r * size + c++] = *s++;
-            }
-        }
-        s++;
-    }
-    char side = *s;
+    char side = *td_fen_board(fen, size, cells);
     for (int i = 0; i < size * size; i++) {
         char x = cells[size * size - 1 - i];
         kings[i] = x == 'b' ? 'w' : x == 'w' ? 'b' : x == 'B' ? 'W' : x == 'W' ? 'B' : '.';
     }
-    size_t k = 0;
-    for (int r = size - 1; r >= 0; r--) {
-        int run = 0;
-        for (int c = 0; c < size; c++) {
-            char x = kings[r * size + c];
-            if (x == '.') {
-                run++;
-                continue;
-            }
-            if (run)
-                k += (size_t)snprintf(out + k, len - k, "%d", run);
-            run = 0;
-            out[k++] = x;
-        }
-        if (run)
-            k += (size_t)snprintf(out + k, len - k, "%d", run);
-        if (r)
-            out[k++] = '/';
-    }
+    size_t k = td_fen_rows(kings, size, out, len);
     snprintf(out + k, len - k, " %c", side == 'b' ? 'w' : 'b');
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "testdata.h"
 
 static const Game *G = &game_morelli;
 
@@ -30,12 +31,6 @@ typedef struct Ref {
     char stm;              /* 'b', 'w' */
     int classic, pairs;
 } Ref;
-
-static int sanitized(void)
-{
-    const char *s = getenv("MORELLI_SANITIZE");
-    return s && *s && strcmp(s, "0") != 0;
-}
 
 static int iabs(int x)
 {
@@ -57,55 +52,29 @@ static void ref_from_fen(Ref *r, const char *fen, int classic, int pairs)
     r->throne = '.';
     r->classic = classic;
     r->pairs = pairs;
-    const char *s = fen;
-    for (int k = rows - 1; k >= 0; k--) {
-        int f = 0;
-        while (*s && *s != '/' && *s != ' ') {
-            if (*s >= '0' && *s <= '9') {
-                char *e;
-                long run = strtol(s, &e, 10);
-                s = e;
-                while (run-- > 0)
-                    r->cell[k][f++] = '.';
-            } else {
-                if (*s == 'B' || *s == 'W') {
-                    r->throne = *s;
-                    r->cell[k][f++] = '.';
-                } else {
-                    r->cell[k][f++] = *s;
-                }
-                s++;
+    char cells[MAXN * MAXN];
+    r->stm = *td_fen_board(fen, rows, cells);
+    for (int k = 0; k < rows; k++)
+        for (int f = 0; f < rows; f++) {
+            char c = cells[k * rows + f];
+            if (c == 'B' || c == 'W') {
+                r->throne = c;
+                c = '.';
             }
+            r->cell[k][f] = c;
         }
-        s++;
-    }
-    r->stm = *s;
 }
 
 static void ref_to_fen(const Ref *r, char *out, size_t len)
 {
-    size_t k = 0;
+    char cells[MAXN * MAXN];
     int h = (r->n - 1) / 2;
-    for (int rank = r->n - 1; rank >= 0; rank--) {
-        int run = 0;
-        for (int f = 0; f < r->n; f++) {
-            char c = r->cell[rank][f];
-            if (c == '.' && rank == h && f == h && r->throne != '.')
-                c = r->throne;
-            if (c == '.') {
-                run++;
-                continue;
-            }
-            if (run)
-                k += (size_t)snprintf(out + k, len - k, "%d", run);
-            run = 0;
-            out[k++] = c;
-        }
-        if (run)
-            k += (size_t)snprintf(out + k, len - k, "%d", run);
-        if (rank)
-            out[k++] = '/';
-    }
+    for (int k = 0; k < r->n; k++)
+        for (int f = 0; f < r->n; f++)
+            cells[k * r->n + f] = r->cell[k][f];
+    if (r->cell[h][h] == '.' && r->throne != '.')
+        cells[h * r->n + h] = r->throne;
+    size_t k = td_fen_rows(cells, r->n, out, len);
     snprintf(out + k, len - k, " %c", r->stm);
 }
 
@@ -275,17 +244,6 @@ static int cmp_item(const void *a, const void *b)
     return strcmp((const char *)a, (const char *)b);
 }
 
-static const char *ruleset_names[] = {"standard", "classic"};
-static const char *setup_names[] = {"adjacent", "facing", "random", "free", "pairs"};
-
-static int lookup(const char *w, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(w, names[i]) == 0)
-            return i;
-    return -1;
-}
-
 static void test_against_reference(void **state)
 {
     (void)state;
@@ -294,24 +252,16 @@ static void test_against_reference(void **state)
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move *moves = malloc(sizeof(Move) * (size_t)G->max_moves);
     assert_non_null(moves);
-    char err[256], fen[FEN_MAX], line[256], rs[32], st[32], text[MOVE_STR_MAX];
-    FILE *f = fopen("tests/data/morelli_ref.txt", "r");
-    assert_non_null(f);
+    char err[256], fen[FEN_MAX], line[256], text[MOVE_STR_MAX];
+    FILE *f = td_open("morelli_ref.txt");
     long positions = 0, total_moves = 0, noisy = 0, enthroning = 0;
     int configs = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
-            continue;
-        int size, games;
+    while (td_next_line(f, line, sizeof line, NULL)) {
+        int games;
         unsigned long long seed;
-        assert_int_equal(sscanf(line, "%d %31s %31s %d %llu", &size, rs, st, &games, &seed), 5);
         GameOptions opt;
-        game_options_default(&opt);
-        opt.board_size = size;
-        opt.ruleset = lookup(rs, ruleset_names, 2);
-        opt.setup = lookup(st, setup_names, 5);
-        assert_true(opt.ruleset >= 0 && opt.setup >= 0);
-        if (sanitized() && games > 1)
+        assert_int_equal(td_morelli_row(line, &opt, &games, &seed), 0);
+        if (td_sanitized() && games > 1)
             games = 1;
         uint64_t rng = seed;
         for (int g = 0; g < games; g++) {
@@ -341,7 +291,8 @@ static void test_against_reference(void **state)
                     same = strcmp(mine[i], ref[i]) == 0;
                 if (!same) {
                     print_error("%d %s %s: position %s\n  engine %d moves, reference %d\n",
-                                size, rs, st, fen, n, nr);
+                                opt.board_size, td_ruleset_names[opt.ruleset],
+                                td_setup_names[opt.setup], fen, n, nr);
                     for (int i = 0, j = 0; i < n || j < nr;) {
                         int c = i >= n ? 1 : j >= nr ? -1 : strcmp(mine[i], ref[j]);
                         if (c < 0)
@@ -401,24 +352,17 @@ static uint64_t ref_perft(const Ref *r, int depth)
 static void test_reference_perft(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/morelli_perft.txt", "r");
-    assert_non_null(f);
-    char line[256], rs[32], st[32], err[256], fen[FEN_MAX];
+    FILE *f = td_open("morelli_perft.txt");
+    char line[256], err[256], fen[FEN_MAX];
     unsigned char pos[POS_MAX_BYTES];
     int rows = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
-            continue;
-        int size, depth;
+    while (td_next_line(f, line, sizeof line, NULL)) {
+        int depth;
         unsigned long long want;
-        assert_int_equal(sscanf(line, "%d %31s %31s %d %llu", &size, rs, st, &depth, &want), 5);
-        if (want > (sanitized() ? 40000ull : 250000ull))
-            continue;
         GameOptions opt;
-        game_options_default(&opt);
-        opt.board_size = size;
-        opt.ruleset = lookup(rs, ruleset_names, 2);
-        opt.setup = lookup(st, setup_names, 5);
+        assert_true(td_morelli_row(line, &opt, &depth, &want) != -1);
+        if (want > (td_sanitized() ? 40000ull : 250000ull))
+            continue;
         /* the start position from the engine, as a FEN only */
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         G->to_fen(pos, fen, sizeof fen);
@@ -426,7 +370,7 @@ static void test_reference_perft(void **state)
         ref_from_fen(&r, fen, opt.ruleset == RULESET_CLASSIC, opt.setup == SETUP_PAIRS);
         uint64_t got = ref_perft(&r, depth);
         if (got != want)
-            print_error("reference: %s", line);
+            print_error("reference: %s\n", line);
         assert_int_equal(got, want);
         rows++;
     }

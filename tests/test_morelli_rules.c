@@ -23,8 +23,7 @@
 #include <cmocka.h>
 
 #include "game.h"
-
-#define RULES_FILE "tests/data/morelli_rules.txt"
+#include "testdata.h"
 
 static const Game *G = &game_morelli;
 
@@ -221,17 +220,12 @@ static int check_line(Case *c, char *line)
 static void test_rule_cases(void **state)
 {
     (void)state;
-    FILE *f = fopen(RULES_FILE, "r");
-    assert_non_null(f);
+    FILE *f = td_open("morelli_rules.txt");
     char line[2048], err[256];
     Case c;
     memset(&c, 0, sizeof c);
     int failures = 0, cases = 0, checks = 0;
-    while (fgets(line, sizeof line, f)) {
-        c.line++;
-        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
-            continue;
-        line[strcspn(line, "\r\n")] = '\0';
+    while (td_next_line(f, line, sizeof line, &c.line)) {
         if (strncmp(line, "case ", 5) == 0) {
             snprintf(c.title, sizeof c.title, "%.200s", line + 5);
             game_options_default(&c.opt);

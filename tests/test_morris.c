@@ -15,40 +15,9 @@
 #include "game.h"
 #include "history.h"
 #include "perft.h"
-
-#define MAXF 8
+#include "testdata.h"
 
 static const Game *G = &game_morris;
-
-static int sanitize(void) { return getenv("MORELLI_SANITIZE") != NULL; }
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Splits line at '|' into at most MAXF trimmed fields; returns the count. */
-static int split(char *line, char *f[MAXF])
-{
-    int n = 0;
-    char *s = line;
-    for (;;) {
-        char *bar = strchr(s, '|');
-        if (bar)
-            *bar = '\0';
-        if (n < MAXF)
-            f[n++] = trim(s);
-        if (!bar)
-            break;
-        s = bar + 1;
-    }
-    return n;
-}
 
 /* "pieces=12 diag=1 fly=0 rule=50" over the defaults. */
 static void parse_options(const char *s, GameOptions *o)
@@ -63,30 +32,6 @@ static void parse_options(const char *s, GameOptions *o)
         o->flying = atoi(p + 4);
     if ((p = strstr(s, "rule=")))
         o->move_rule = atoi(p + 5);
-}
-
-static FILE *open_data(const char *name)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/data/%s", name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    return f;
-}
-
-static int result_code(const char *s)
-{
-    if (!strcmp(s, "none"))
-        return RESULT_NONE;
-    if (!strcmp(s, "white"))
-        return RESULT_P1_WIN;
-    if (!strcmp(s, "black"))
-        return RESULT_P2_WIN;
-    if (!strcmp(s, "draw"))
-        return RESULT_DRAW;
-    fail_msg("bad result word '%s' in the data", s);
-    return -1;
 }
 
 static void load(void *pos, const GameOptions *o, const char *fen)
@@ -106,25 +51,12 @@ static void check_pos_line(char **f, int nf)
     Move moves[960];
     load(pos, &o, f[2]);
     int res = G->result(pos);
-    if (res != result_code(f[3]))
+    if (res != td_result_code(f[3]))
         fail_msg("%s: result %d, want %s", f[0], res, f[3]);
     int n = G->gen_moves(pos, moves);
     if (strcmp(f[4], "-") != 0 && n != atoi(f[4]))
         fail_msg("%s: %d legal moves, want %s", f[0], n, f[4]);
-    for (int want = 0; want < 2; want++) {
-        char list[256];
-        snprintf(list, sizeof list, "%s", f[5 + (1 - want)]);
-        for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-            Move m = game_parse_move(G, pos, t);
-            if ((m != MOVE_NONE) != want)
-                fail_msg("%s: move %s should %sbe legal", f[0], t, want ? "" : "not ");
-            if (m != MOVE_NONE) {
-                char text[MOVE_STR_MAX];
-                game_move_str(G, pos, m, text, sizeof text);
-                assert_string_equal(text, t);
-            }
-        }
-    }
+    td_check_move_lists(G, pos, f[0], f[5], f[6]);
 }
 
 static void check_seq_line(char **f, int nf)
@@ -147,7 +79,7 @@ static void check_seq_line(char **f, int nf)
         G->make(pos, m, undo);
     }
     int res = history_result(G, pos, &o, h.keys, h.len);
-    if (res != result_code(f[4]))
+    if (res != td_result_code(f[4]))
         fail_msg("%s: result %d, want %s", f[0], res, f[4]);
     assert_int_equal(G->reversible_plies(pos), atoi(f[5]));
     history_free(&h);
@@ -156,65 +88,30 @@ static void check_seq_line(char **f, int nf)
 static void test_rules(void **state)
 {
     (void)state;
-    FILE *fp = open_data("morris_rules.txt");
-    char line[1024];
-    int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        int nf = split(line, f);
-        if (!strncmp(f[0], "pos ", 4))
-            check_pos_line(f, nf);
-        else if (!strncmp(f[0], "seq ", 4))
-            check_seq_line(f, nf);
-        else
-            fail_msg("bad data line '%s'", f[0]);
-        done++;
-    }
-    fclose(fp);
-    assert_true(done >= 20);
+    assert_true(td_rules_file("morris_rules.txt", check_pos_line, check_seq_line) >= 20);
 }
 
 static void test_perft(void **state)
 {
     (void)state;
-    FILE *fp = open_data("morris_perft.txt");
+    FILE *fp = td_open("morris_perft.txt");
     char line[1024];
     int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        assert_int_equal(split(line, f), 3);
+    char *f[TD_MAXF];
+    int nf;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_int_equal(nf, 3);
         GameOptions o;
         parse_options(f[0], &o);
-        unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+        unsigned char pos[POS_MAX_BYTES];
         char err[256];
         if (!strcmp(f[1], "start"))
             assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
         else
             load(pos, &o, f[1]);
-        memcpy(copy, pos, G->pos_size);
-        char *save;
-        int d = 1;
-        for (char *t = strtok_r(f[2], " ", &save); t; t = strtok_r(NULL, " ", &save), d++) {
-            uint64_t want = strtoull(t, NULL, 10);
-            if (sanitize() && want > 2000000)
-                break;
-            uint64_t got = perft(G, pos, d, 1);
-            if (got != want)
-                fail_msg("perft %s %s depth %d: %llu, want %llu", f[0], f[1], d,
-                         (unsigned long long)got, (unsigned long long)want);
-            if (want < 300000) {
-                /* The game's own perft agrees with the generic one, with
-                 * and without bulk counting. */
-                assert_true(perft(G, pos, d, 0) == want);
-                assert_true(perft_generic(G, pos, d, 0) == want);
-                assert_true(perft_generic(G, pos, d, 1) == want);
-            }
-            assert_memory_equal(pos, copy, G->pos_size);
-        }
+        char what[256];
+        snprintf(what, sizeof what, "%s %s", f[0], f[1]);
+        td_check_perft_counts(G, pos, what, f[2], 1);
         done++;
     }
     fclose(fp);
@@ -224,14 +121,13 @@ static void test_perft(void **state)
 static void test_fen_round_trip(void **state)
 {
     (void)state;
-    FILE *fp = open_data("morris_fens.txt");
+    FILE *fp = td_open("morris_fens.txt");
     char line[1024];
     int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        assert_int_equal(split(line, f), 2);
+    char *f[TD_MAXF];
+    int nf;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_int_equal(nf, 2);
         GameOptions o;
         parse_options(f[0], &o);
         unsigned char pos[POS_MAX_BYTES];
@@ -262,14 +158,12 @@ static void test_fen_round_trip(void **state)
 static void test_bad_fens(void **state)
 {
     (void)state;
-    FILE *fp = open_data("morris_badfens.txt");
+    FILE *fp = td_open("morris_badfens.txt");
     char line[1024];
     int done = 0;
-    while (fgets(line, sizeof line, fp)) {
-        char *f[MAXF];
-        if (line[0] == '#' || trim(line)[0] == '\0')
-            continue;
-        int nf = split(line, f);
+    char *f[TD_MAXF];
+    int nf;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
         assert_true(nf >= 1);
         GameOptions o;
         parse_options(f[0], &o);
@@ -347,7 +241,7 @@ static void random_games(const GameOptions *o, int games, uint64_t seed)
 static void test_random_games(void **state)
 {
     (void)state;
-    int games = sanitize() ? 10 : 60;
+    int games = td_sanitized() ? 10 : 60;
     GameOptions o;
     for (int v = 0; v < 8; v++) {
         game_options_default(&o);
