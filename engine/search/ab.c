@@ -537,6 +537,22 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         pthread_join(ts[i].th, NULL);
     ts[0].nodes_pub = ts[0].nodes;
 
+    /* A helper that completed a deeper iteration than the main thread
+     * (odd helpers run one ply ahead) speaks for the search, unless the
+     * main thread's value is already proven. */
+    int sc0 = ts[0].done_score;
+    int main_proven = ts[0].proven || sc0 >= SCORE_MATE_BOUND || sc0 <= -SCORE_MATE_BOUND;
+    for (int i = 1; i <= started && !main_proven; i++) {
+        AbThread *h = &ts[i];
+        if (h->done_depth > ts[0].done_depth && h->done_pv_len > 0) {
+            ts[0].done_depth = h->done_depth;
+            ts[0].done_score = h->done_score;
+            ts[0].done_seldepth = h->done_seldepth;
+            ts[0].done_pv_len = h->done_pv_len;
+            memcpy(ts[0].done_pv, h->done_pv, (size_t)h->done_pv_len * sizeof(Move));
+            ts[0].proven = h->proven;
+        }
+    }
     Move best = ts[0].done_pv_len > 0 ? ts[0].done_pv[0] : MOVE_NONE;
     if (best == MOVE_NONE || !search_move_legal(g, c->root, best))
         best = fallback;
