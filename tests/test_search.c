@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "game.h"
@@ -726,6 +728,114 @@ static void test_proven_flag(void **state)
     search_free(s);
 }
 
+typedef struct StopLater {
+    atomic_int *stop;
+    int ms;
+} StopLater;
+
+static void *stop_later(void *arg)
+{
+    StopLater *sl = arg;
+    struct timespec ts = {sl->ms / 1000, (long)(sl->ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    atomic_store(sl->stop, 1);
+    return NULL;
+}
+
+/* go infinite returns only after stop, even on a position solved at once
+ * (tic-tac-toe), and then with a legal move. */
+static void test_infinite_until_stop(void **state)
+{
+    (void)state;
+    const char *algos[] = {"alphabeta", "mcts"};
+    for (int a = 0; a < 2; a++) {
+        Search *s = new_search(algos[a], "4");
+        unsigned char pos[POS_MAX_BYTES];
+        char err[64];
+        GameOptions opt;
+        game_options_default(&opt);
+        assert_int_equal(toy_ttt.init(pos, &opt, err, sizeof err), 0);
+        SearchLimits lim;
+        search_limits_init(&lim);
+        lim.infinite = 1;
+        atomic_int stop;
+        atomic_init(&stop, 0);
+        StopLater sl = {&stop, 30};
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, stop_later, &sl), 0);
+        Move m = search_go(s, &toy_ttt, pos, &opt, NULL, 0, &lim, &stop, NULL, NULL, NULL);
+        assert_int_equal(atomic_load(&stop), 1);
+        pthread_join(th, NULL);
+        assert_true(m >= 1 && m <= 9);
+        search_free(s);
+    }
+}
+
+/* Every info line has the fields in order, and its PV is a line of legal
+ * moves (each parsed in the position the previous ones lead to). */
+static void test_info_lines(void **state)
+{
+    (void)state;
+    const char *algos[] = {"alphabeta", "mcts"};
+    const Game *g = game_by_name("morris");
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES], p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    char err[128];
+    if (!g || g->init(pos, &opt, err, sizeof err) != 0 || g->result(pos) != RESULT_NONE)
+        return;
+    for (int a = 0; a < 2; a++) {
+        Search *s = new_search(algos[a], "4");
+        SearchLimits lim;
+        search_limits_init(&lim);
+        if (a)
+            lim.nodes = 3000;
+        else
+            lim.depth = 5;
+        Lines *out = calloc(1, sizeof *out);
+        assert_non_null(out);
+        Move best = search_go(s, g, pos, &opt, NULL, 0, &lim, NULL, collect, out, NULL);
+        assert_true(out->n >= 1);
+        int pv_lines = 0;
+        for (int i = 0; i < out->n; i++) {
+            const char *l = out->buf[i];
+            if (strncmp(l, "info string", 11) == 0)
+                continue;
+            int d, sd, sv;
+            char kind[8];
+            unsigned long long nodes, nps;
+            long long ms;
+            int hf, used = 0;
+            int k = sscanf(l, "info depth %d seldepth %d score %7s %d nodes %llu nps %llu time %lld hashfull %d%n",
+                           &d, &sd, kind, &sv, &nodes, &nps, &ms, &hf, &used);
+            if (k != 8)
+                fail_msg("bad info line: %s", l);
+            assert_true(strcmp(kind, "cp") == 0 || strcmp(kind, "mate") == 0);
+            assert_in_range(hf, 0, 1000);
+            const char *pv = l + used;
+            if (strncmp(pv, " pv ", 4) != 0)
+                continue;
+            pv_lines++;
+            memcpy(p, pos, g->pos_size);
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s", pv + 4);
+            int first = 1;
+            for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+                Move m = game_parse_move(g, p, tok);
+                if (m == MOVE_NONE)
+                    fail_msg("pv move %s not legal in: %s", tok, l);
+                if (first && i == out->n - 1)
+                    assert_true(m == best);
+                first = 0;
+                g->make(p, m, undo);
+            }
+        }
+        assert_true(pv_lines >= 1);
+        free(out);
+        search_free(s);
+    }
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -755,6 +865,8 @@ int main(void)
         cmocka_unit_test(test_random_positions),
         cmocka_unit_test(test_fano_solver_agrees),
         cmocka_unit_test(test_proven_flag),
+        cmocka_unit_test(test_infinite_until_stop),
+        cmocka_unit_test(test_info_lines),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }
