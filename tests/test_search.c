@@ -116,6 +116,87 @@ static const Game toy_nim = {
     .move_is_noisy = nim_noisy, .move_to_str = nim_mstr, .print = nim_print,
 };
 
+/* --- Nim with extra turns: taking 2 lets the same side move again; who
+ * takes the last stone wins.  Tests that no searcher assumes the sides
+ * alternate (Morelli's placement phase does not). ---------------------- */
+
+typedef struct NimxPos {
+    int pile;
+    int stm;
+    int last; /* side that moved last */
+    Key key;
+} NimxPos;
+
+static Key nimx_key_of(const NimxPos *q)
+{
+    uint64_t s = 5000 + (uint64_t)q->pile * 4 + (uint64_t)q->stm * 2 + (uint64_t)(q->pile == 0 ? q->last : 0);
+    return rng_next(&s);
+}
+static int nimx_from_fen(void *p, const char *f, const GameOptions *o, char *err, size_t n)
+{
+    (void)o;
+    NimxPos q = {0, 0, 1, 0};
+    char side;
+    if (sscanf(f, "%d %c", &q.pile, &side) != 2 || q.pile < 1 || q.pile > 200) {
+        snprintf(err, n, "bad nimx fen");
+        return -1;
+    }
+    q.stm = side == 'a' ? SIDE_P1 : SIDE_P2;
+    q.last = q.stm ^ 1;
+    q.key = nimx_key_of(&q);
+    memcpy(p, &q, sizeof q);
+    return 0;
+}
+static int nimx_init(void *p, const GameOptions *o, char *err, size_t n)
+{
+    return nimx_from_fen(p, "17 a", o, err, n);
+}
+static void nimx_to_fen(const void *p, char *b, size_t n)
+{
+    const NimxPos *q = p;
+    snprintf(b, n, "%d %c", q->pile, q->stm == SIDE_P1 ? 'a' : 'b');
+}
+static int nimx_gen(const void *p, Move *m)
+{
+    const NimxPos *q = p;
+    int k = 0;
+    for (int t = 1; t <= 3 && t <= q->pile; t++)
+        m[k++] = (Move)t;
+    return k;
+}
+static void nimx_make(void *p, Move m, void *u)
+{
+    NimxPos *q = p;
+    memcpy(u, q, sizeof *q);
+    q->pile -= (int)m;
+    q->last = q->stm;
+    if (m != 2)
+        q->stm ^= 1;
+    q->key = nimx_key_of(q);
+}
+static void nimx_unmake(void *p, Move m, const void *u)
+{
+    (void)m;
+    memcpy(p, u, sizeof(NimxPos));
+}
+static int nimx_stm(const void *p) { return ((const NimxPos *)p)->stm; }
+static int nimx_result(const void *p)
+{
+    const NimxPos *q = p;
+    if (q->pile > 0)
+        return RESULT_NONE;
+    return q->last == SIDE_P1 ? RESULT_P1_WIN : RESULT_P2_WIN;
+}
+static Key nimx_key(const void *p) { return ((const NimxPos *)p)->key; }
+
+static const Game toy_nimx = {
+    .name = "nimx", .pos_size = sizeof(NimxPos), .undo_size = sizeof(NimxPos), .max_moves = 3,
+    .init = nimx_init, .from_fen = nimx_from_fen, .to_fen = nimx_to_fen, .gen_moves = nimx_gen,
+    .make = nimx_make, .unmake = nimx_unmake, .side_to_move = nimx_stm, .result = nimx_result,
+    .key = nimx_key, .key_from_scratch = nimx_key, .evaluate = nim_eval,
+    .move_is_noisy = nim_noisy, .move_to_str = nim_mstr, .print = nim_print,
+};
+
 /* --- tic-tac-toe ------------------------------------------------------ */
 
 typedef struct TttPos {
@@ -836,6 +917,53 @@ static void test_info_lines(void **state)
     }
 }
 
+/* Both searchers against a table of the extra-turn Nim's values. */
+static void test_same_side_twice(void **state)
+{
+    (void)state;
+    enum { N = 24 };
+    int win[N + 1]; /* the side to move wins with pile p */
+    win[0] = 0;
+    for (int p = 1; p <= N; p++) {
+        win[p] = 0;
+        for (int m = 1; m <= 3 && m <= p; m++)
+            if (p == m || (m == 2 ? win[p - m] : !win[p - m]))
+                win[p] = 1;
+    }
+    GameOptions opt;
+    game_options_default(&opt);
+    unsigned char pos[POS_MAX_BYTES], child[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    char err[64], fen[16];
+    const char *algos[] = {"alphabeta", "mcts"};
+    for (int a = 0; a < 2; a++) {
+        Search *s = new_search(algos[a], "4");
+        for (int p = 1; p <= N; p++) {
+            snprintf(fen, sizeof fen, "%d %c", p, p % 2 ? 'a' : 'b');
+            assert_int_equal(toy_nimx.from_fen(pos, fen, &opt, err, sizeof err), 0);
+            SearchLimits lim;
+            search_limits_init(&lim);
+            lim.depth = 40;
+            lim.nodes = 200000;
+            SearchResult r;
+            search_clear(s);
+            search_go(s, &toy_nimx, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r);
+            if (win[p]) {
+                if (r.score < SCORE_MATE_BOUND)
+                    fail_msg("%s: pile %d is won, score %d", algos[a], p, r.score);
+                memcpy(child, pos, sizeof(NimxPos));
+                toy_nimx.make(child, r.best, undo);
+                const NimxPos *c = (const NimxPos *)child;
+                int ok = c->pile == 0 || (r.best == 2 ? win[c->pile] : !win[c->pile]);
+                if (!ok)
+                    fail_msg("%s: pile %d, move %u does not win", algos[a], p, (unsigned)r.best);
+            } else if (r.score > -SCORE_MATE_BOUND) {
+                fail_msg("%s: pile %d is lost, score %d", algos[a], p, r.score);
+            }
+        }
+        search_free(s);
+    }
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -865,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_random_positions),
         cmocka_unit_test(test_fano_solver_agrees),
         cmocka_unit_test(test_proven_flag),
+        cmocka_unit_test(test_same_side_twice),
         cmocka_unit_test(test_infinite_until_stop),
         cmocka_unit_test(test_info_lines),
     };

@@ -197,6 +197,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     if (ab_terminal(t, ply, &score))
         return score;
     int stand = ab_eval(t);
+    int stm = g->side_to_move(t->pos);
     t->horizon++;
     if (stand >= beta || qply >= t->c->s->ab_qs_plies || ply >= MAX_PLY - 1)
         return stand;
@@ -211,7 +212,9 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     for (int i = 0; i < k; i++) {
         Move m = mv[i];
         ab_make(t, m, ply);
-        score = -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
+        score = g->side_to_move(t->pos) == stm
+                    ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
+                    : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
         ab_unmake(t, m, ply);
         if (t->aborted)
             return 0;
@@ -226,6 +229,18 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
         }
     }
     return best;
+}
+
+static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node);
+
+/* The child's value for the side stm that moved into it: negamax negates,
+ * but a side may move twice running (Morelli's placement phase). */
+static inline int ab_child(AbThread *t, int stm, int alpha, int beta, int depth, int ply,
+                           int pv_node)
+{
+    if (t->g->side_to_move(t->pos) == stm)
+        return ab_search(t, alpha, beta, depth, ply, pv_node);
+    return -ab_search(t, -beta, -alpha, depth, ply, pv_node);
 }
 
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
@@ -307,7 +322,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         int quiet = ord[i] < ORD_NOISY;
         ab_make(t, m, ply);
         if (i == 0) {
-            score = -ab_search(t, -beta, -alpha, depth - 1, ply + 1, pv_node);
+            score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
             int r = 0;
             if (depth >= 3 && i >= 3 && quiet) {
@@ -317,11 +332,11 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
                 if (r > depth - 2)
                     r = depth - 2;
             }
-            score = -ab_search(t, -alpha - 1, -alpha, depth - 1 - r, ply + 1, 0);
+            score = ab_child(t, stm, alpha, alpha + 1, depth - 1 - r, ply + 1, 0);
             if (score > alpha && r > 0 && !t->aborted)
-                score = -ab_search(t, -alpha - 1, -alpha, depth - 1, ply + 1, 0);
+                score = ab_child(t, stm, alpha, alpha + 1, depth - 1, ply + 1, 0);
             if (score > alpha && score < beta && pv_node && !t->aborted)
-                score = -ab_search(t, -beta, -alpha, depth - 1, ply + 1, 1);
+                score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, 1);
         }
         ab_unmake(t, m, ply);
         if (t->aborted)
