@@ -660,21 +660,22 @@ static int cmd_newgame(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-/* Joins tokens tok[from..to) with single spaces into buf. */
-static void join_tokens(char **tok, int from, int to, char *buf, size_t len)
+/* Joins tokens tok[from..to) with single spaces into buf; -1 if too long. */
+static int join_tokens(char **tok, int from, int to, char *buf, size_t len)
 {
     size_t j = 0;
     buf[0] = '\0';
     for (int i = from; i < to; i++) {
         size_t tl = strlen(tok[i]);
         if (j + tl + 2 > len)
-            break;
+            return -1;
         if (j)
             buf[j++] = ' ';
         memcpy(buf + j, tok[i], tl);
         j += tl;
         buf[j] = '\0';
     }
+    return 0;
 }
 
 static int cmd_setoption(Engine *e, char **tok, int n)
@@ -691,9 +692,11 @@ static int cmd_setoption(Engine *e, char **tok, int n)
         engine_error(e, "usage: setoption name <name> [value <value>]");
         return UGI_ERROR;
     }
-    join_tokens(tok, iname + 1, ivalue < 0 ? n : ivalue, name, sizeof name);
-    if (ivalue >= 0)
-        join_tokens(tok, ivalue + 1, n, value, sizeof value);
+    if (join_tokens(tok, iname + 1, ivalue < 0 ? n : ivalue, name, sizeof name) != 0 ||
+        (ivalue >= 0 && join_tokens(tok, ivalue + 1, n, value, sizeof value) != 0)) {
+        engine_error(e, "setoption: name or value too long");
+        return UGI_ERROR;
+    }
     if (refuse_if_busy(e, "setoption"))
         return UGI_ERROR;
 
