@@ -6,7 +6,8 @@
  *
  * Script directives (one a line; '#' lines and blank lines are skipped):
  *   args <words>       first line only: command-line words for the engine
- *   > <text>           send text and a newline
+ *   > <text>           send text and a newline; $PLAYED in it becomes the moves
+ *                      of every bestmove seen so far (a game played as a GUI does)
  *   >> <text>          send text with C escapes (\xHH \r \n \t \0 \\), no newline added
  *   long <n> <c>       send n bytes c and a newline
  *   < <text>           the next reply line is exactly text
@@ -15,7 +16,8 @@
  *   findre <regex>     reply lines are skipped up to one that matches regex
  *   moves              the next reply line is a move list: remembered
  *   bestmove [ms]      the next reply line is "bestmove <m>" (two tokens) within ms,
- *                      m one of the remembered moves (0000 when there were none)
+ *                      m one of the remembered moves (0000 when there were none);
+ *                      m joins $PLAYED
  *   silent <ms>        no reply line (search progress aside) within ms
  *   close              close the engine's stdin (EOF)
  *   exit <status> [ms] the engine ends with this exit status (other lines skipped,
@@ -245,7 +247,8 @@ static void run_script(void **state)
     int started = 0, lineno = 0;
     int tscale = timeout_scale();
     char *moves = NULL;
-    char text[1 << 16], reply[1 << 16];
+    static char text[1 << 16], reply[1 << 16], played[1 << 14];
+    played[0] = '\0';
     while (fgets(text, sizeof text, f)) {
         lineno++;
         text[strcspn(text, "\n")] = '\0';
@@ -264,9 +267,14 @@ static void run_script(void **state)
                 continue;
         }
         if (strcmp(word, ">") == 0) {
-            size_t l = strlen(arg);
-            arg[l] = '\n';
-            if (proc_send(&p, arg, l + 1) != 0)
+            char *var = strstr(arg, "$PLAYED");
+            char sent[sizeof text + sizeof played];
+            if (var)
+                snprintf(sent, sizeof sent, "%.*s%s%s\n", (int)(var - arg), arg, played,
+                         var + strlen("$PLAYED"));
+            else
+                snprintf(sent, sizeof sent, "%s\n", arg);
+            if (proc_send(&p, sent, strlen(sent)) != 0)
                 SCRIPT_FAIL("engine closed its input");
         } else if (strcmp(word, ">>") == 0) {
             char raw[sizeof text];
@@ -332,6 +340,9 @@ static void run_script(void **state)
                 SCRIPT_FAIL("bestmove check without a move list");
             if (empty ? strcmp(mv, "0000") != 0 : strstr(moves, needle) == NULL)
                 SCRIPT_FAIL("bestmove %s is not legal (legal:%s)", mv, moves);
+            size_t pl = strlen(played);
+            if (pl + strlen(mv) + 2 < sizeof played)
+                snprintf(played + pl, sizeof played - pl, "%s%s", pl ? " " : "", mv);
         } else if (strcmp(word, "silent") == 0) {
             int r = next_reply(&p, reply, sizeof reply, atoi(arg), 0);
             if (r == 1)
