@@ -49,7 +49,7 @@ Search *search_new(void)
     s->mcts_policy = MCTS_POLICY_FULL;
     s->mcts_explore = 100;
     s->mcts_playout_cap = 200;
-    s->ab_qs_plies = 8;
+    s->ab_qs_plies = 2;
     atomic_init(&s->halt, 0);
     return s;
 }
