@@ -16,14 +16,28 @@ void game_options_default(GameOptions *o)
     o->move_rule = 100;
 }
 
-/* Lower case, without '-': the form move texts are compared in. */
-static void move_text_normalise(const char *s, char *out, size_t len)
+const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def)
+{
+    if (opt)
+        return opt;
+    game_options_default(def);
+    return def;
+}
+
+int game_move_text_normalise(const char *s, char *out, size_t len)
 {
     size_t j = 0;
-    for (; *s && j + 1 < len; s++)
-        if (*s != '-')
-            out[j++] = (char)tolower((unsigned char)*s);
+    for (; *s; s++) {
+        if (*s == '-')
+            continue;
+        if (j + 1 >= len) {
+            out[j] = '\0';
+            return -1;
+        }
+        out[j++] = (char)tolower((unsigned char)*s);
+    }
     out[j] = '\0';
+    return (int)j;
 }
 
 Move game_parse_move(const Game *g, const void *pos, const char *s)
@@ -33,8 +47,7 @@ Move game_parse_move(const Game *g, const void *pos, const char *s)
     if (g->move_from_str)
         return g->move_from_str(pos, s);
     char want[MOVE_STR_MAX], have[MOVE_STR_MAX], text[MOVE_STR_MAX];
-    move_text_normalise(s, want, sizeof want);
-    if (!want[0])
+    if (game_move_text_normalise(s, want, sizeof want) <= 0)
         return MOVE_NONE;
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
@@ -43,7 +56,7 @@ Move game_parse_move(const Game *g, const void *pos, const char *s)
     int n = g->gen_moves(pos, moves);
     for (int i = 0; i < n && found == MOVE_NONE; i++) {
         g->move_to_str(pos, moves[i], text, sizeof text);
-        move_text_normalise(text, have, sizeof have);
+        game_move_text_normalise(text, have, sizeof have);
         if (strcmp(want, have) == 0)
             found = moves[i];
     }

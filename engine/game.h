@@ -167,6 +167,12 @@ struct game {
 Move game_parse_move(const Game *g, const void *pos, const char *s);
 /* Text of m, "0000" for MOVE_NONE. */
 void game_move_str(const Game *g, const void *pos, Move m, char *buf, size_t len);
+/* s in the form move texts are compared in (lower case, without '-') into
+ * out (len bytes, len > 0).  Returns its length, or -1 when it does not
+ * fit (out then holds what fitted). */
+int game_move_text_normalise(const char *s, char *out, size_t len);
+/* opt, or the default options (written into *def) when opt is NULL. */
+const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def);
 
 /* The games (engine/games.c). */
 extern const Game game_morelli;

@@ -357,15 +357,7 @@ static int fano_move_to_str(const void *vp, Move m, char *buf, size_t len)
 static Move fano_move_from_str(const void *vp, const char *s)
 {
     char t[8];
-    size_t n = 0;
-    for (; *s; s++) {
-        if (*s == '-')
-            continue;
-        if (n + 1 >= sizeof t)
-            return MOVE_NONE;
-        t[n++] = (char)tolower((unsigned char)*s);
-    }
-    t[n] = '\0';
+    int n = game_move_text_normalise(s, t, sizeof t);
     Move want;
     if (n == 3 && (t[0] == 'c' || t[0] == 't') && t[1] == '@' && t[2] >= '1' && t[2] <= '7')
         want = enc(-1, t[2] - '1', t[0] == 't');

@@ -326,31 +326,31 @@ static Key key_compute(const Pos *p)
 static Key morris_key(const void *vp) { return ((const Pos *)vp)->key; }
 static Key morris_key_scratch(const void *vp) { return key_compute(vp); }
 
-static int options_check(const GameOptions *opt, GameOptions *out, char *err, size_t errlen)
+/* The empty position of the options opt (NULL: the defaults) into *p: no
+ * piece on the board nor in hand (the caller fills those), White to move.
+ * Returns 0, or -1 with a message in err when an option is bad. */
+static int pos_for_options(Pos *p, const GameOptions *opt, char *err, size_t errlen)
 {
-    if (opt)
-        *out = *opt;
-    else
-        game_options_default(out);
-    if (out->pieces != 9 && out->pieces != 12) {
-        snprintf(err, errlen, "morris: Pieces must be 9 or 12, not %d", out->pieces);
+    GameOptions def;
+    const GameOptions *o = game_options_or_default(opt, &def);
+    if (o->pieces != 9 && o->pieces != 12) {
+        snprintf(err, errlen, "morris: Pieces must be 9 or 12, not %d", o->pieces);
         return -1;
     }
+    memset(p, 0, sizeof *p);
+    p->pieces = (uint8_t)o->pieces;
+    p->diag = o->diagonals ? 1 : 0;
+    p->flying = o->flying ? 1 : 0;
     return 0;
 }
 
 static int morris_init(void *vp, const GameOptions *opt, char *err, size_t errlen)
 {
-    GameOptions o;
-    ensure_tables();
-    if (options_check(opt, &o, err, errlen) < 0)
-        return -1;
     Pos p;
-    memset(&p, 0, sizeof p);
-    p.pieces = (uint8_t)o.pieces;
-    p.diag = o.diagonals ? 1 : 0;
-    p.flying = o.flying ? 1 : 0;
-    p.hand[0] = p.hand[1] = (uint8_t)o.pieces;
+    ensure_tables();
+    if (pos_for_options(&p, opt, err, errlen) < 0)
+        return -1;
+    p.hand[0] = p.hand[1] = p.pieces;
     p.key = key_compute(&p);
     memcpy(vp, &p, sizeof p);
     return 0;
@@ -373,9 +373,9 @@ static long parse_count(const char *s, size_t len)
 static int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err,
                            size_t errlen)
 {
-    GameOptions o;
+    Pos p;
     ensure_tables();
-    if (options_check(opt, &o, err, errlen) < 0)
+    if (pos_for_options(&p, opt, err, errlen) < 0)
         return -1;
     if (!fen) {
         snprintf(err, errlen, "morris fen: empty");
@@ -406,12 +406,6 @@ static int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, ch
                               "white-in-hand black-in-hand [plies]), got %d", nt);
         return -1;
     }
-    Pos p;
-    memset(&p, 0, sizeof p);
-    p.pieces = (uint8_t)o.pieces;
-    p.diag = o.diagonals ? 1 : 0;
-    p.flying = o.flying ? 1 : 0;
-
     /* Board: ranks 7 down to 1. */
     const char *b = tok[0], *bend = tok[0] + tlen[0];
     for (int r = 6; r >= 0; r--) {
@@ -472,10 +466,10 @@ static int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, ch
                      c ? "Black" : "White");
             return -1;
         }
-        if (h + popcnt(p.bb[c]) > o.pieces) {
+        if (h + popcnt(p.bb[c]) > p.pieces) {
             snprintf(err, errlen, "morris fen: %s has %ld in hand and %d on the board, "
                                   "more than Pieces=%d", c ? "Black" : "White", h,
-                     popcnt(p.bb[c]), o.pieces);
+                     popcnt(p.bb[c]), p.pieces);
             return -1;
         }
         p.hand[c] = (uint8_t)h;
@@ -553,17 +547,9 @@ static Move morris_move_from_str(const void *vp, const char *s)
 {
     /* Lower case without '-': "d2", "d2d3", "d2xa1", "d2d3xa1". */
     char t[16];
-    size_t n = 0;
-    for (; *s; s++) {
-        if (*s == '-')
-            continue;
-        if (n + 1 >= sizeof t)
-            return MOVE_NONE;
-        t[n++] = (char)tolower((unsigned char)*s);
-    }
-    t[n] = '\0';
+    int n = game_move_text_normalise(s, t, sizeof t);
     int from = -1, to, rm = -1;
-    size_t i = 0;
+    int i = 0;
     if (n != 2 && n != 4 && n != 5 && n != 7)
         return MOVE_NONE;
     if (n == 4 || n == 7) {
