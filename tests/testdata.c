@@ -159,6 +159,18 @@ void td_check_perft_counts(const Game *g, void *pos, const char *what, char *cou
     }
 }
 
+void td_check_fen_rejected(const Game *g, const char *fen, const GameOptions *o, int fill)
+{
+    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
+    char err[256] = "";
+    memset(pos, fill, sizeof pos);
+    memcpy(copy, pos, sizeof pos);
+    if (g->from_fen(pos, fen, o, err, sizeof err) != -1)
+        fail_msg("FEN '%s' accepted", fen);
+    assert_true(strlen(err) > 0);
+    assert_memory_equal(pos, copy, sizeof pos);
+}
+
 void td_play_checked(const Game *g, void *pos, Move m)
 {
     unsigned char copy[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];

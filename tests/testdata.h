@@ -83,6 +83,11 @@ void td_check_move_lists(const Game *g, const void *pos, const char *what, const
 void td_check_perft_counts(const Game *g, void *pos, const char *what, char *counts,
                            int generic_bulk);
 
+/* Checks that g rejects fen under the options o: from_fen returns -1
+ * with a message and leaves the position (every byte set to fill
+ * beforehand) untouched. */
+void td_check_fen_rejected(const Game *g, const char *fen, const GameOptions *o, int fill);
+
 /* Plays m, a legal move of pos, the checked way random-game tests do: m is
  * not MOVE_NONE, its text parses back to m, make keeps the incremental key
  * equal to the key from scratch, unmake restores pos byte for byte; then
