@@ -6,7 +6,8 @@
  * the base options alone, on openings of the chosen game (Morelli: random
  * setups, one per seed; Morris/Fano: a few random opening plies), each
  * opening twice with colours swapped, at a fixed node (or playout) budget or
- * time per move.  Prints one line per value: wins, draws, losses and the
+ * time per move (--first N: the first opening's seed, default 1).  Prints
+ * one line per value: wins, draws, losses and the
  * score of the tested setting.
  *
  * Build (not part of `make`):
@@ -90,7 +91,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
 int main(int argc, char **argv)
 {
     const char *game = "morelli", *base = "", *option = NULL, *values = NULL;
-    int size = 13, openings = 10;
+    int size = 13, openings = 10, first = 1;
     int64_t ms = 0;
     uint64_t nodes = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -107,6 +108,8 @@ int main(int argc, char **argv)
             values = v;
         else if (!strcmp(k, "--openings"))
             openings = atoi(v);
+        else if (!strcmp(k, "--first"))
+            first = atoi(v);
         else if (!strcmp(k, "--movetime"))
             ms = atoll(v);
         else if (!strcmp(k, "--nodes"))
@@ -140,9 +143,10 @@ int main(int argc, char **argv)
         apply(test, one);
         int w = 0, d = 0, l = 0;
         for (int k = 0; k < openings; k++) {
-            o.setup_seed = (uint64_t)k + 1;
+            uint64_t opening = (uint64_t)(first + k);
+            o.setup_seed = opening;
             for (int sw = 0; sw < 2; sw++) {
-                int r = play(g, &o, test, ref, !sw, (uint64_t)k + 1, random_plies, ms, nodes);
+                int r = play(g, &o, test, ref, !sw, opening, random_plies, ms, nodes);
                 w += r == 2;
                 d += r == 1;
                 l += r == 0;
