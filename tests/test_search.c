@@ -423,7 +423,8 @@ static int word_in(const char *list, const char *word)
 /*
  * tests/data/search_toys.txt: one case a line,
  *   <game>[,option=value...] | <fen> | <searcher> | <limit> | <moves> | <score>
- * where limit is "depth N", "nodes N" or "movetime N", moves lists the
+ * where the searcher may carry options (mcts,MCTSExplore=100), limit is
+ * "depth N", "nodes N" or "movetime N", moves lists the
  * acceptable best moves ('*' = any legal one), and score is the last info
  * line's "cp N" / "mate N" ('*' = any).  A seventh field "heavy" skips the
  * case under the sanitizers (MORELLI_SANITIZE set).
@@ -462,7 +463,18 @@ static void run_case_file(const char *path)
         char err[256];
         if (g->from_fen(pos, field[1], &opt, err, sizeof err) != 0)
             fail_msg("%s: %s: %s", field[0], field[1], err);
+        /* searcher[,Option=Value...] */
+        char *sopts = strchr(field[2], ',');
+        if (sopts)
+            *sopts++ = 0;
         Search *s = new_search(field[2], "16");
+        for (char *o = sopts ? strtok(sopts, ",") : NULL; o; o = strtok(NULL, ",")) {
+            char *eq = strchr(o, '=');
+            assert_non_null(eq);
+            *eq++ = 0;
+            if (search_setoption(s, o, eq, err, sizeof err) != 0)
+                fail_msg("%s", err);
+        }
         SearchLimits lim;
         search_limits_init(&lim);
         char kind[16];
@@ -784,6 +796,9 @@ static void test_proven_flag(void **state)
     const char *algos[] = {"alphabeta", "mcts"};
     for (int a = 0; a < 2; a++) {
         Search *s = new_search(algos[a], "8");
+        /* Proofs need breadth: the exploration constant of the proving
+         * cases (tests/data) rather than the playing default. */
+        assert_int_equal(search_setoption(s, "MCTSExplore", "100", err, sizeof err), 0);
         search_limits_init(&lim);
         lim.depth = 20;
         lim.nodes = 300000;

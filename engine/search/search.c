@@ -22,7 +22,7 @@ const SearchOption search_options[] = {
     {"Hash", "spin", "64", 1, 65536, {NULL}},
     {"Threads", "spin", "1", 1, 64, {NULL}},
     {"MCTSPolicy", "combo", "full", 0, 0, {"full", "plain", NULL}},
-    {"MCTSExplore", "spin", "100", 1, 1000, {NULL}},
+    {"MCTSExplore", "spin", "50", 1, 1000, {NULL}},
     {"MCTSPlayoutCap", "spin", "200", 10, 10000, {NULL}},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
@@ -47,7 +47,7 @@ Search *search_new(void)
     s->hash_mb = HASH_DEFAULT_MB;
     s->threads = 1;
     s->mcts_policy = MCTS_POLICY_FULL;
-    s->mcts_explore = 100;
+    s->mcts_explore = 50;
     s->mcts_playout_cap = 200;
     s->ab_qs_plies = 2;
     atomic_init(&s->halt, 0);
