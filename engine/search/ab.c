@@ -325,7 +325,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet) {
+            if (depth >= 3 && i >= 3 && quiet && c->s->ab_lmr) {
                 r = 1 + (i >= 10) + (depth >= 8 && i >= 24);
                 if (pv_node && r > 0)
                     r--;

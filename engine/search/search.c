@@ -50,6 +50,7 @@ Search *search_new(void)
     s->mcts_explore = 50;
     s->mcts_playout_cap = 200;
     s->ab_qs_plies = 2;
+    s->ab_lmr = 1;
     atomic_init(&s->halt, 0);
     return s;
 }

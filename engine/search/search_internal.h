@@ -33,6 +33,7 @@ struct Search {
     int mcts_playout_cap; /* playout length cap for games that may not end */
     int ab_copy_make;  /* 1: copy-make, 0: make/unmake (internal switch) */
     int ab_qs_plies;   /* quiescence depth cap, 0 = stand pat only (internal) */
+    int ab_lmr;        /* late move reductions on (internal) */
     TT tt;             /* alpha-beta, allocated on first use */
     Mcts *mcts;        /* MCTS tree, allocated on first use */
     atomic_int halt;   /* internal stop: time, node limit, helpers' end */
