@@ -979,6 +979,39 @@ static void test_same_side_twice(void **state)
     }
 }
 
+/* The node count of a fixed-depth search is the build's signature: the
+ * same twice over (one thread, the table cleared in between), on the real
+ * games. */
+static void test_real_game_determinism(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_count; i++) {
+        const Game *g = game_list[i];
+        GameOptions opt;
+        game_options_default(&opt);
+        opt.board_size = 9;
+        unsigned char pos[POS_MAX_BYTES];
+        char err[128];
+        if (g->init(pos, &opt, err, sizeof err) != 0 || g->result(pos) != RESULT_NONE)
+            continue;
+        Game plain = *g; /* search, not the solver */
+        plain.solve = NULL;
+        SearchLimits lim;
+        search_limits_init(&lim);
+        lim.depth = g == &game_morelli ? 3 : 6;
+        SearchResult r1, r2;
+        Search *s = new_search("alphabeta", "4");
+        search_go(s, &plain, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r1);
+        search_clear(s);
+        search_go(s, &plain, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, &r2);
+        assert_true(r1.nodes > 0);
+        assert_true(r1.nodes == r2.nodes);
+        assert_true(r1.best == r2.best);
+        assert_int_equal(r1.score, r2.score);
+        search_free(s);
+    }
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -1006,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_node_limit_and_determinism),
         cmocka_unit_test(test_random_positions),
+        cmocka_unit_test(test_real_game_determinism),
         cmocka_unit_test(test_fano_solver_agrees),
         cmocka_unit_test(test_proven_flag),
         cmocka_unit_test(test_same_side_twice),
