@@ -525,7 +525,7 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     /* The root of a new search is never a repetition leaf; a node proven
      * from another path keeps its value. */
     const SearchLimits *l = c->limits;
-    uint64_t depth_cap = l->depth > 0 ? 100000ull * (uint64_t)l->depth : 0;
+    uint64_t depth_cap = l->depth > 0 ? 10000ull * (uint64_t)l->depth : 0;
     int64_t next_report = 1000;
     for (;;) {
         if (t->nodes[root].proven)
