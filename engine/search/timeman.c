@@ -12,7 +12,7 @@ int64_t time_now_ms(void)
 /* Kept off every clock: the protocol's latency and our reaction time. */
 static int64_t margin_for(int64_t avail)
 {
-    int64_t m = avail / 20;
+    int64_t m = avail / 10;
     if (m > 50)
         m = 50;
     if (m < 1)
@@ -39,14 +39,16 @@ void timeman_init(TimeManager *tm, const SearchLimits *l, int side)
     int64_t usable = left - margin_for(left);
     if (usable < 1)
         usable = 1;
-    int mtg = l->movestogo > 0 ? l->movestogo : 30;
+    int mtg = l->movestogo > 0 ? l->movestogo : 40;
     if (mtg > 50)
         mtg = 50;
     int64_t soft = usable / mtg + inc * 3 / 4;
     int64_t hard = soft * 4;
-    /* Never more than a third of what is left (half with one move to go),
-     * never more than what is usable. */
-    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 3 + inc / 2;
+    /* Never more than a fifth of what is left (90% with one move to go),
+     * never more than what is usable: an iteration that overruns the soft
+     * budget stops there, and the clock decays geometrically instead of
+     * running out. */
+    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 5 + inc / 2;
     if (cap > usable)
         cap = usable;
     if (hard > cap)

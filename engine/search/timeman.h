@@ -17,7 +17,7 @@
 
 #include "search.h"
 
-#define TIME_CHECK_NODES 1024
+#define TIME_CHECK_NODES 256
 
 typedef struct TimeManager {
     int64_t start_ms; /* monotonic clock at the start */
