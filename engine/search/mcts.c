@@ -25,7 +25,8 @@
  * Edge (8 bytes): the move and the child node (NODE_NONE until visited).
  *
  * One iteration: select by UCT from the root while nodes are expanded
- * (unvisited moves first), expand a node on its second visit, add the child
+ * (unvisited moves first), expand a node on its second visit (later once
+ * the arenas are 3/4 full, see expand_after()), add the child
  * reached, play out from there (the game's light playout_move policy in the
  * full setting, uniform random moves in the plain one), and back the result
  * up.  MCTS-Solver: a node whose child is lost for the opponent is a proven
@@ -331,6 +332,18 @@ static double playout(MctsRun *r)
     }
 }
 
+/* Visits a node needs before it is expanded: 1 (expand on the second
+ * visit) while both arenas are less than 3/4 full, then more and more, so
+ * a long search keeps growing the tree where it is visited most instead of
+ * filling the arenas early. */
+static uint32_t expand_after(const Mcts *t)
+{
+    uint64_t fn = (uint64_t)t->nnodes * 8 / t->cap_nodes;
+    uint64_t fe = (uint64_t)t->nedges * 8 / t->cap_edges;
+    uint64_t f = fn > fe ? fn : fe; /* eighths used */
+    return f < 6 ? 1u : f < 7 ? 8u : 64u;
+}
+
 static void mcts_iterate(MctsRun *r, uint32_t root)
 {
     Mcts *t = r->t;
@@ -352,7 +365,7 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
             break;
         }
         if (n->visits == 0 || d >= MCTS_MAX_PATH - 1 ||
-            (n->edge == NODE_NONE && !node_expand(r, n))) {
+            (n->edge == NODE_NONE && (n->visits < expand_after(t) || !node_expand(r, n)))) {
             res = playout(r);
             break;
         }
