@@ -10,7 +10,7 @@
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE     := -std=c11 -D_GNU_SOURCE -pthread -Iengine -Iprotocol -MMD -MP
-RELEASE  := -O3 -march=native -flto
+RELEASE  := -O3 -march=native -flto=auto
 TESTOPT  := -O2 -g -Werror
 SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm -pthread

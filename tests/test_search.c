@@ -21,6 +21,7 @@
 #include "game.h"
 #include "history.h"
 #include "search/search.h"
+#include "search/search_internal.h"
 #include "search/tt.h"
 
 /* --- Nim: pile in hand, take 1..3 ------------------------------------- */
@@ -1029,11 +1030,49 @@ static void test_options(void **state)
     search_free(s);
 }
 
+/* Search=random: a legal move of every position of a random game, the same
+ * sequence again from a fresh Search, and more than one distinct move. */
+static void test_random_player(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < game_count; gi++) {
+        const Game *g = game_list[gi];
+        GameOptions opt;
+        game_options_default(&opt);
+        Move first[2][64];
+        int plies[2] = {0, 0};
+        for (int run = 0; run < 2; run++) {
+            Search *s = search_new();
+            char err[128];
+            assert_int_equal(search_setoption(s, "Search", "random", err, sizeof err), 0);
+            unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+            assert_int_equal(g->init(pos, &opt, err, sizeof err), 0);
+            SearchLimits lim;
+            search_limits_init(&lim);
+            lim.depth = 1;
+            while (plies[run] < 64 && g->result(pos) == RESULT_NONE) {
+                Move m = search_go(s, g, pos, &opt, NULL, 0, &lim, NULL, NULL, NULL, NULL);
+                assert_true(search_move_legal(g, pos, m));
+                first[run][plies[run]++] = m;
+                g->make(pos, m, undo);
+            }
+            search_free(s);
+        }
+        assert_int_equal(plies[0], plies[1]);
+        assert_memory_equal(first[0], first[1], (size_t)plies[0] * sizeof(Move));
+        int distinct = 0;
+        for (int i = 1; i < plies[0]; i++)
+            distinct |= first[0][i] != first[0][0];
+        assert_true(distinct);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_store_probe),
         cmocka_unit_test(test_options),
+        cmocka_unit_test(test_random_player),
         cmocka_unit_test(test_toy_cases),
         cmocka_unit_test(test_game_positions),
         cmocka_unit_test(test_stop_flag),

@@ -18,7 +18,7 @@
 #define HASH_DEFAULT_MB 64
 
 const SearchOption search_options[] = {
-    {"Search", "combo", "alphabeta", 0, 0, {"alphabeta", "mcts", NULL}},
+    {"Search", "combo", "alphabeta", 0, 0, {"alphabeta", "mcts", "random", NULL}},
     {"Hash", "spin", "64", 1, 65536, {NULL}},
     {"Threads", "spin", "1", 1, 64, {NULL}},
     {"MCTSPolicy", "combo", "full", 0, 0, {"full", "plain", NULL}},
@@ -52,6 +52,7 @@ Search *search_new(void)
     s->ab_qs_plies = 2;
     s->ab_lmr = 1;
     atomic_init(&s->halt, 0);
+    s->rng = 0x6d6f72656c6c69ull; /* "morelli" */
     return s;
 }
 
@@ -270,6 +271,38 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
     return best;
 }
 
+/*
+ * Search=random: a uniform random legal move, the reference opponent that
+ * plays like no searcher at all.  Reproducible: a fixed-seed stream mixed
+ * with the root key, so the same game replays the same moves.
+ */
+static Move random_go(SearchCtx *c, SearchResult *res)
+{
+    const Game *g = c->g;
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    if (!moves)
+        return MOVE_NONE;
+    int n = g->gen_moves(c->root, moves);
+    uint64_t r = c->s->rng ^ g->key(c->root);
+    Move best = n > 0 ? moves[rng_below(&r, (uint32_t)n)] : MOVE_NONE;
+    c->s->rng = r;
+    free(moves);
+    if (c->emit) {
+        char line[256], pv[MOVE_STR_MAX + 1];
+        search_pv_str(g, c->root, &best, best != MOVE_NONE, pv, sizeof pv);
+        snprintf(line, sizeof line,
+                 "info depth 0 seldepth 0 score cp 0 nodes %d nps 0 time %lld hashfull 0 pv %s", n,
+                 (long long)timeman_elapsed(&c->tm), pv);
+        c->emit(c->ectx, line);
+    }
+    if (res) {
+        res->best = best;
+        res->nodes = (uint64_t)n;
+        res->time_ms = timeman_elapsed(&c->tm);
+    }
+    return best;
+}
+
 /* An infinite search keeps the caller waiting until it says stop. */
 static void wait_for_stop(SearchCtx *c)
 {
@@ -315,7 +348,9 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     }
     best = try_solve(&c, res);
     if (best == MOVE_NONE)
-        best = s->algo == ALGO_MCTS ? mcts_go(&c, res) : ab_go(&c, res);
+        best = s->algo == ALGO_MCTS     ? mcts_go(&c, res)
+               : s->algo == ALGO_RANDOM ? random_go(&c, res)
+                                        : ab_go(&c, res);
     wait_for_stop(&c);
     atomic_store(&s->halt, 0);
     return best;

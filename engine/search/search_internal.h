@@ -16,7 +16,8 @@
 #include "timeman.h"
 #include "tt.h"
 
-enum { ALGO_ALPHABETA = 0, ALGO_MCTS = 1 };
+/* In the order of the Search option's combo values. */
+enum { ALGO_ALPHABETA = 0, ALGO_MCTS = 1, ALGO_RANDOM = 2 };
 enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
 
 /* Deepest ply any searcher walks (alpha-beta iterations stop below it). */
@@ -37,6 +38,7 @@ struct Search {
     TT tt;             /* alpha-beta, allocated on first use */
     Mcts *mcts;        /* MCTS tree, allocated on first use */
     atomic_int halt;   /* internal stop: time, node limit, helpers' end */
+    uint64_t rng;      /* Search=random: state, fixed seed, mixed with the root key */
 };
 
 /* One search_go() call. */
