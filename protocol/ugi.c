@@ -643,8 +643,11 @@ static void warm_up(Engine *e)
 static int cmd_isready(Engine *e, char **tok, int n)
 {
     (void)tok; (void)n;
-    if (!e->caps.sync_search)
+    if (!e->caps.sync_search) {
         warm_up(e);
+        if (!search_busy(e))
+            search_prepare(e->search);
+    }
     say(e, "readyok");
     return UGI_OK;
 }
@@ -655,8 +658,10 @@ static int cmd_newgame(Engine *e, char **tok, int n)
     if (refuse_if_busy(e, "uginewgame"))
         return UGI_ERROR;
     search_clear(e->search);
-    if (!e->caps.sync_search)
+    if (!e->caps.sync_search) {
         warm_up(e);
+        search_prepare(e->search);
+    }
     return UGI_OK;
 }
 

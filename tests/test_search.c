@@ -22,6 +22,7 @@
 #include "history.h"
 #include "search/search.h"
 #include "search/search_internal.h"
+#include "search/timeman.h"
 #include "search/tt.h"
 
 /* --- Nim: pile in hand, take 1..3 ------------------------------------- */
@@ -1067,12 +1068,41 @@ static void test_random_player(void **state)
     }
 }
 
+/* MoveOverhead comes off the movetime and the clock; budgets never reach
+ * past what is left. */
+static void test_move_overhead(void **state)
+{
+    (void)state;
+    SearchLimits l;
+    TimeManager a, b;
+    search_limits_init(&l);
+    l.movetime = 100;
+    timeman_init(&a, &l, SIDE_P1, 0);
+    timeman_init(&b, &l, SIDE_P1, 30);
+    assert_true(a.hard_ms > 0 && a.hard_ms <= 100);
+    assert_int_equal(a.hard_ms - b.hard_ms, 30);
+    search_limits_init(&l);
+    l.time[SIDE_P2] = 1000;
+    l.inc[SIDE_P2] = 10;
+    timeman_init(&a, &l, SIDE_P2, 0);
+    timeman_init(&b, &l, SIDE_P2, 200);
+    assert_true(b.hard_ms < a.hard_ms && b.soft_ms <= a.soft_ms);
+    assert_true(a.hard_ms < 1000 && b.hard_ms <= 800);
+    Search *s = search_new();
+    char err[128];
+    assert_int_equal(search_setoption(s, "MoveOverhead", "50", err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "MoveOverhead", "-1", err, sizeof err), -1);
+    search_prepare(s);
+    search_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_store_probe),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_random_player),
+        cmocka_unit_test(test_move_overhead),
         cmocka_unit_test(test_toy_cases),
         cmocka_unit_test(test_game_positions),
         cmocka_unit_test(test_stop_flag),

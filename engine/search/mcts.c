@@ -496,6 +496,12 @@ static int same_game(const Mcts *t, const Game *g, const GameOptions *opt)
     return t->game == g && memcmp(&t->opt, opt, sizeof *opt) == 0;
 }
 
+void mcts_prepare(Search *s)
+{
+    if (!s->mcts)
+        s->mcts = mcts_new(s->hash_mb);
+}
+
 Move mcts_go(SearchCtx *c, SearchResult *res)
 {
     Search *s = c->s;

@@ -24,6 +24,7 @@ const SearchOption search_options[] = {
     {"MCTSPolicy", "combo", "full", 0, 0, {"full", "plain", NULL}},
     {"MCTSExplore", "spin", "50", 1, 1000, {NULL}},
     {"MCTSPlayoutCap", "spin", "200", 10, 10000, {NULL}},
+    {"MoveOverhead", "spin", "10", 0, 5000, {NULL}},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
 
@@ -49,6 +50,7 @@ Search *search_new(void)
     s->mcts_policy = MCTS_POLICY_FULL;
     s->mcts_explore = 50;
     s->mcts_playout_cap = 200;
+    s->move_overhead = 10;
     s->ab_qs_plies = 2;
     s->ab_lmr = 1;
     atomic_init(&s->halt, 0);
@@ -142,8 +144,20 @@ int search_setoption(Search *s, const char *name, const char *value, char *err,
         s->mcts_explore = (int)v;
     } else if (strcasecmp(o->name, "MCTSPlayoutCap") == 0) {
         s->mcts_playout_cap = (int)v;
+    } else if (strcasecmp(o->name, "MoveOverhead") == 0) {
+        s->move_overhead = v;
     }
     return 0;
+}
+
+void search_prepare(Search *s)
+{
+    if (!s)
+        return;
+    if (s->algo == ALGO_ALPHABETA && !s->tt.buckets && tt_resize(&s->tt, s->hash_mb) == 0)
+        tt_clear(&s->tt); /* touch every page now, not during the first search */
+    if (s->algo == ALGO_MCTS)
+        mcts_prepare(s);
 }
 
 /* --- helpers shared by the searchers ------------------------------------ */
@@ -334,7 +348,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     };
     c.root_side = g->side_to_move(pos);
     c.uses_history = g->repetition_count > 0 || (g->uses_move_rule && opt->move_rule > 0);
-    timeman_init(&c.tm, limits, c.root_side);
+    timeman_init(&c.tm, limits, c.root_side, s->move_overhead);
     atomic_store(&s->halt, 0);
     if (res)
         memset(res, 0, sizeof *res);

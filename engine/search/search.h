@@ -50,6 +50,9 @@ Search *search_new(void);
 void search_free(Search *s);
 /* uginewgame: forget the table, the tree and all learnt history. */
 void search_clear(Search *s);
+/* Allocate (and touch) the memory the chosen searcher needs, so the first
+ * go after isready/uginewgame does not pay for it on the clock. */
+void search_prepare(Search *s);
 
 /*
  * Options that belong to the searchers (Search, Hash, Threads and any of

@@ -32,6 +32,7 @@ struct Search {
     int mcts_policy;   /* MCTS_POLICY_* */
     int mcts_explore;  /* UCT exploration constant, in hundredths */
     int mcts_playout_cap; /* playout length cap for games that may not end */
+    int64_t move_overhead; /* MoveOverhead option, ms off every clock */
     int ab_copy_make;  /* 1: copy-make, 0: make/unmake (internal switch) */
     int ab_qs_plies;   /* quiescence depth cap, 0 = stand pat only (internal) */
     int ab_lmr;        /* late move reductions on (internal) */
@@ -60,6 +61,8 @@ typedef struct SearchCtx {
 
 Move ab_go(SearchCtx *c, SearchResult *res);
 Move mcts_go(SearchCtx *c, SearchResult *res);
+/* Allocates the MCTS tree at its Hash size if it does not exist yet. */
+void mcts_prepare(Search *s);
 void mcts_free(Mcts *m);
 void mcts_clear(Mcts *m);
 

@@ -20,14 +20,14 @@ static int64_t margin_for(int64_t avail)
     return m;
 }
 
-void timeman_init(TimeManager *tm, const SearchLimits *l, int side)
+void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms)
 {
     tm->start_ms = time_now_ms();
     tm->soft_ms = tm->hard_ms = -1;
     if (l->infinite)
         return;
     if (l->movetime > 0) {
-        int64_t t = l->movetime - margin_for(l->movetime);
+        int64_t t = l->movetime - margin_for(l->movetime) - overhead_ms;
         if (t < 1)
             t = 1;
         tm->soft_ms = tm->hard_ms = t;
@@ -36,7 +36,7 @@ void timeman_init(TimeManager *tm, const SearchLimits *l, int side)
         return;
     int64_t left = l->time[side];
     int64_t inc = l->inc[side] > 0 ? l->inc[side] : 0;
-    int64_t usable = left - margin_for(left);
+    int64_t usable = left - margin_for(left) - overhead_ms;
     if (usable < 1)
         usable = 1;
     int mtg = l->movestogo > 0 ? l->movestogo : 40;

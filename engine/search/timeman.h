@@ -30,7 +30,10 @@ int64_t time_now_ms(void);
 
 /* Budgets for the side to move (SIDE_P1/SIDE_P2); infinite, depth- and
  * node-only searches get none. */
-void timeman_init(TimeManager *tm, const SearchLimits *l, int side);
+/* overhead_ms (the MoveOverhead option) is taken off every movetime and
+ * clock before the budgets are set: the time the move takes to travel
+ * between the GUI and the engine, which the engine cannot see. */
+void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms);
 int64_t timeman_elapsed(const TimeManager *tm);
 /* Non-zero once the hard budget is spent. */
 int timeman_hard_over(const TimeManager *tm);
