@@ -5,6 +5,7 @@
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
+#   make tools      the tuning tools: build/eval_tune, build/search_tune
 #   make clean
 
 CC       ?= cc
@@ -37,6 +38,15 @@ build/match: build/obj/bench/match_main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
+	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+# --- tools (not part of `make` or `make test`) -----------------------------
+#   make tools      build/eval_tune (docs/tuning.md), build/search_tune
+TOOL_BINS := build/eval_tune build/search_tune
+
+tools: $(TOOL_BINS)
+
+$(TOOL_BINS): build/%: build/obj/tools/%.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------
@@ -110,5 +120,5 @@ fuzz: $(FUZZ_BINS)
 build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
-.PHONY: all test sanitize bench run clean cmocka
+.PHONY: all test sanitize bench run clean cmocka tools
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -14,6 +14,7 @@
  * All weights are in morelli_weights[] (names in morelli.h).
  */
 #include "morelli.h"
+#include "tune/tune.h"
 
 int morelli_weights[MW_COUNT] = {
     [MW_THRONE] = 120,     [MW_THRONE_LATE] = 380, [MW_STONE] = 22,
@@ -22,6 +23,25 @@ int morelli_weights[MW_COUNT] = {
     [MW_FRAME2] = 6,       [MW_CAPTURE_NOW] = 30,  [MW_CAPTURE_THREAT] = 12,
     [MW_TEMPO] = 8,
 };
+
+/* The names of the weights (the MoWeight names without MW_, lower case),
+ * for the tuner (tools/eval_tune.c). */
+static const char *const morelli_weight_names[MW_COUNT] = {
+    [MW_THRONE] = "throne",           [MW_THRONE_LATE] = "throne_late",
+    [MW_STONE] = "stone",             [MW_MOBILITY] = "mobility",
+    [MW_RESERVE] = "reserve",         [MW_INNER] = "inner",
+    [MW_FRAME_NOW] = "frame_now",     [MW_FRAME_THREAT] = "frame_threat",
+    [MW_FRAME3] = "frame3",           [MW_FRAME2] = "frame2",
+    [MW_CAPTURE_NOW] = "capture_now", [MW_CAPTURE_THREAT] = "capture_threat",
+    [MW_TEMPO] = "tempo",
+};
+
+int morelli_weight_table(int **w, const char *const **names)
+{
+    *w = morelli_weights;
+    *names = morelli_weight_names;
+    return MW_COUNT;
+}
 
 typedef struct SideInfo {
     Bits reach;   /* every cell one of the side's stones can land on */
