@@ -24,6 +24,21 @@
 #include "search/search_internal.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "testdata.h"
+
+/* --- what both Nims share: a pile, take 1..3, FEN "<pile> <a|b>" ------ */
+
+static void pile_to_fen(int pile, int stm, char *b, size_t n)
+{
+    snprintf(b, n, "%d %c", pile, stm == SIDE_P1 ? 'a' : 'b');
+}
+static int pile_gen(int pile, Move *m)
+{
+    int k = 0;
+    for (int t = 1; t <= 3 && t <= pile; t++)
+        m[k++] = (Move)t;
+    return k;
+}
 
 /* --- Nim: pile in hand, take 1..3 ------------------------------------- */
 
@@ -66,16 +81,9 @@ static int nim_from_fen(void *p, const char *f, const GameOptions *o, char *err,
 static void nim_to_fen(const void *p, char *b, size_t n)
 {
     const NimPos *q = p;
-    snprintf(b, n, "%d %c", q->pile, q->stm == SIDE_P1 ? 'a' : 'b');
+    pile_to_fen(q->pile, q->stm, b, n);
 }
-static int nim_gen(const void *p, Move *m)
-{
-    const NimPos *q = p;
-    int k = 0;
-    for (int t = 1; t <= 3 && t <= q->pile; t++)
-        m[k++] = (Move)t;
-    return k;
-}
+static int nim_gen(const void *p, Move *m) { return pile_gen(((const NimPos *)p)->pile, m); }
 static void nim_make(void *p, Move m, void *u)
 {
     (void)u;
@@ -102,7 +110,8 @@ static int nim_result(const void *p)
 }
 static Key nim_key(const void *p) { return ((const NimPos *)p)->key; }
 static int nim_eval(const void *p) { (void)p; return 0; }
-static int nim_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
+/* No toy game has noisy moves. */
+static int toy_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
 static int nim_mstr(const void *p, Move m, char *b, size_t n)
 {
     (void)p;
@@ -115,7 +124,7 @@ static const Game toy_nim = {
     .init = nim_init, .from_fen = nim_from_fen, .to_fen = nim_to_fen, .gen_moves = nim_gen,
     .make = nim_make, .unmake = nim_unmake, .side_to_move = nim_stm, .result = nim_result,
     .key = nim_key, .key_from_scratch = nim_key, .evaluate = nim_eval,
-    .move_is_noisy = nim_noisy, .move_to_str = nim_mstr, .print = nim_print,
+    .move_is_noisy = toy_noisy, .move_to_str = nim_mstr, .print = nim_print,
 };
 
 /* --- Nim with extra turns: taking 2 lets the same side move again; who
@@ -156,16 +165,9 @@ static int nimx_init(void *p, const GameOptions *o, char *err, size_t n)
 static void nimx_to_fen(const void *p, char *b, size_t n)
 {
     const NimxPos *q = p;
-    snprintf(b, n, "%d %c", q->pile, q->stm == SIDE_P1 ? 'a' : 'b');
+    pile_to_fen(q->pile, q->stm, b, n);
 }
-static int nimx_gen(const void *p, Move *m)
-{
-    const NimxPos *q = p;
-    int k = 0;
-    for (int t = 1; t <= 3 && t <= q->pile; t++)
-        m[k++] = (Move)t;
-    return k;
-}
+static int nimx_gen(const void *p, Move *m) { return pile_gen(((const NimxPos *)p)->pile, m); }
 static void nimx_make(void *p, Move m, void *u)
 {
     NimxPos *q = p;
@@ -196,7 +198,7 @@ static const Game toy_nimx = {
     .init = nimx_init, .from_fen = nimx_from_fen, .to_fen = nimx_to_fen, .gen_moves = nimx_gen,
     .make = nimx_make, .unmake = nimx_unmake, .side_to_move = nimx_stm, .result = nimx_result,
     .key = nimx_key, .key_from_scratch = nimx_key, .evaluate = nim_eval,
-    .move_is_noisy = nim_noisy, .move_to_str = nim_mstr, .print = nim_print,
+    .move_is_noisy = toy_noisy, .move_to_str = nim_mstr, .print = nim_print,
 };
 
 /* --- tic-tac-toe ------------------------------------------------------ */
@@ -308,7 +310,6 @@ static int ttt_eval(const void *p)
     int v = q->cell[4] == 1 ? 10 : q->cell[4] == 2 ? -10 : 0;
     return q->stm == SIDE_P1 ? v : -v;
 }
-static int ttt_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
 static int ttt_mstr(const void *p, Move m, char *b, size_t n)
 {
     (void)p;
@@ -327,7 +328,7 @@ static const Game toy_ttt = {
     .init = ttt_init, .from_fen = ttt_from_fen, .to_fen = ttt_to_fen, .gen_moves = ttt_gen,
     .make = ttt_make, .unmake = ttt_unmake, .side_to_move = ttt_stm, .result = ttt_result,
     .key = ttt_key, .key_from_scratch = ttt_scratch, .evaluate = ttt_eval,
-    .move_is_noisy = ttt_noisy, .move_to_str = ttt_mstr, .print = ttt_print,
+    .move_is_noisy = toy_noisy, .move_to_str = ttt_mstr, .print = ttt_print,
 };
 
 /* --- helpers ---------------------------------------------------------- */
@@ -376,12 +377,6 @@ static void last_score(const Lines *l, char *out, size_t len)
                 snprintf(out, len, "%s %d", kind, v);
         }
     }
-}
-
-static int sanitized(void)
-{
-    const char *e = getenv("MORELLI_SANITIZE");
-    return e && *e && strcmp(e, "0") != 0;
 }
 
 /* "ruleset=classic,pieces=12,..." onto opt. */
@@ -451,7 +446,7 @@ static void run_case_file(const char *path)
             field[k++] = tok;
         }
         assert_true(k == 6 || k == 7);
-        if (k == 7 && strcmp(field[6], "heavy") == 0 && sanitized())
+        if (k == 7 && strcmp(field[6], "heavy") == 0 && td_sanitized())
             continue;
         GameOptions opt;
         game_options_default(&opt);
@@ -708,7 +703,7 @@ static void random_positions(const Game *g, const GameOptions *opt, int trials, 
 static void test_random_positions(void **state)
 {
     (void)state;
-    int trials = sanitized() ? 2 : 6;
+    int trials = td_sanitized() ? 2 : 6;
     for (int i = 0; i < game_count; i++) {
         GameOptions opt;
         game_options_default(&opt);
@@ -750,7 +745,7 @@ static void test_fano_solver_agrees(void **state)
     nosolve.solve = NULL;
     Move moves[64];
     uint64_t seed = 4242;
-    int checked = 0, want = sanitized() ? 3 : 12;
+    int checked = 0, want = td_sanitized() ? 3 : 12;
     for (int trial = 0; trial < 2000 && checked < want; trial++) {
         assert_int_equal(fano->init(pos, &opt, err, sizeof err), 0);
         int plies = 2 + (int)rng_below(&seed, 8);
