@@ -391,6 +391,34 @@ static FILE *null_out(void)
     return f;
 }
 
+/* Runs the match c, its output to /dev/null, into *s; a match that fails
+ * fails the test with its error (after "what: " when what is not NULL). */
+static void run_match(const MatchConfig *c, MatchSummary *s, const char *what)
+{
+    char err[512];
+    FILE *out = null_out();
+    if (match_run(c, out, s, err, sizeof err) != 0) {
+        if (what)
+            fail_msg("%s: %s", what, err);
+        else
+            fail_msg("%s", err);
+    }
+    fclose(out);
+}
+
+/* The number of lines of the file at path that hold text. */
+static int lines_with(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, text) != NULL;
+    fclose(f);
+    return n;
+}
+
 static void test_match_two_copies(void **state)
 {
     (void)state;
@@ -411,12 +439,8 @@ static void test_match_two_copies(void **state)
             c.game_opt.board_size = 9;
         }
         pgn_path(c.pgnout, sizeof c.pgnout, "copies");
-        char err[512];
         MatchSummary s;
-        FILE *out = null_out();
-        if (match_run(&c, out, &s, err, sizeof err) != 0)
-            fail_msg("%s", err);
-        fclose(out);
+        run_match(&c, &s, NULL);
         assert_int_equal(s.games, 4);
         assert_int_equal(s.wins + s.draws + s.losses, 4);
         assert_int_equal(s.pairs, 2);
@@ -437,29 +461,21 @@ static void test_match_two_copies(void **state)
 static void fake_match(const char *mode, const char *termination, int games)
 {
     static MatchConfig c;
-    char cmd[256], err[512];
+    char cmd[256];
     snprintf(cmd, sizeof cmd, "%s %s", FAKE, mode);
     setup_match(&c, engine_bin(), cmd, &game_morris);
     c.games = games;
     c.timeout_ms = 1000; /* the stalling fake is killed after this */
     pgn_path(c.pgnout, sizeof c.pgnout, mode);
     MatchSummary s;
-    FILE *out = null_out();
-    if (match_run(&c, out, &s, err, sizeof err) != 0)
-        fail_msg("%s: %s", mode, err);
-    fclose(out);
+    run_match(&c, &s, mode);
     assert_int_equal(s.games, games);
     assert_int_equal(s.wins, games);
     assert_int_equal(s.forfeits[1], games);
     assert_int_equal(s.forfeits[0], 0);
-    FILE *f = fopen(c.pgnout, "r");
-    assert_non_null(f);
-    char line[512], want[64];
-    int n = 0;
+    char want[64];
     snprintf(want, sizeof want, "[Termination \"%s\"]", termination);
-    while (fgets(line, sizeof line, f))
-        n += strncmp(line, want, strlen(want)) == 0;
-    fclose(f);
+    int n = lines_with(c.pgnout, want);
     assert_int_equal(n, games);
     unlink(c.pgnout);
 }
@@ -494,16 +510,13 @@ static void test_disagreement(void **state)
 {
     (void)state;
     static MatchConfig c;
-    char err[512], cmd[256];
+    char cmd[256];
     snprintf(cmd, sizeof cmd, "%s liar", FAKE);
     setup_match(&c, engine_bin(), cmd, &game_morris);
     c.games = 2;
     snprintf(c.openings, sizeof c.openings, "%s", OPENINGS_OVER);
     MatchSummary s;
-    FILE *out = null_out();
-    if (match_run(&c, out, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    fclose(out);
+    run_match(&c, &s, NULL);
     assert_int_equal(s.games, 2);
     assert_int_equal(s.disagreements, 2);
     /* One finished position, played once with each engine as p2: p2 wins. */
@@ -546,7 +559,7 @@ static void test_start_failures(void **state)
 static void sprt_match(int model, int fake_first, int want)
 {
     static MatchConfig c;
-    char err[512], cmd[256];
+    char cmd[256];
     snprintf(cmd, sizeof cmd, "%s illegal", FAKE);
     if (fake_first)
         setup_match(&c, cmd, engine_bin(), &game_morris);
@@ -558,10 +571,7 @@ static void sprt_match(int model, int fake_first, int want)
     c.elo0 = 0;
     c.elo1 = 5;
     MatchSummary s;
-    FILE *out = null_out();
-    if (match_run(&c, out, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    fclose(out);
+    run_match(&c, &s, NULL);
     assert_int_equal(s.sprt_decision, want);
     if (want > 0)
         assert_true(s.llr >= s.llr_upper);
@@ -585,28 +595,17 @@ static void test_max_plies(void **state)
 {
     (void)state;
     static MatchConfig c;
-    char err[512];
     setup_match(&c, engine_bin(), engine_bin(), &game_morris);
     c.games = 2;
     c.max_plies = 5;
     pgn_path(c.pgnout, sizeof c.pgnout, "maxplies");
     MatchSummary s;
-    FILE *out = null_out();
-    if (match_run(&c, out, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    fclose(out);
+    run_match(&c, &s, NULL);
     assert_int_equal(s.draws, 2);
     assert_int_equal(s.penta[2], 1);
     assert_int_equal(check_records(c.pgnout, "one", 2), 2);
-    FILE *f = fopen(c.pgnout, "r");
-    assert_non_null(f);
-    char line[512];
-    int adjudicated = 0, five = 0;
-    while (fgets(line, sizeof line, f)) {
-        adjudicated += strstr(line, "[Termination \"max plies\"]") != NULL;
-        five += strstr(line, "[PlyCount \"5\"]") != NULL;
-    }
-    fclose(f);
+    int adjudicated = lines_with(c.pgnout, "[Termination \"max plies\"]");
+    int five = lines_with(c.pgnout, "[PlyCount \"5\"]");
     assert_int_equal(adjudicated, 2);
     assert_int_equal(five, 2);
     unlink(c.pgnout);
@@ -618,7 +617,7 @@ static void test_clock_forfeits(void **state)
 {
     (void)state;
     static MatchConfig c;
-    char err[512], cmd1[256], cmd2[256];
+    char cmd1[256], cmd2[256];
     snprintf(cmd1, sizeof cmd1, "%s illegal", FAKE);
     snprintf(cmd2, sizeof cmd2, "%s stall", FAKE);
     setup_match(&c, cmd1, cmd2, &game_morris);
@@ -633,26 +632,16 @@ static void test_clock_forfeits(void **state)
     c.engines[1].tc.time_ms = 300;
     pgn_path(c.pgnout, sizeof c.pgnout, "clock");
     MatchSummary s;
-    FILE *out = null_out();
-    if (match_run(&c, out, &s, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    fclose(out);
+    run_match(&c, &s, NULL);
     assert_int_equal(s.games, 2);
     assert_int_equal(s.wins, 1);
     assert_int_equal(s.losses, 1);
     assert_int_equal(s.forfeits[0], 1);
     assert_int_equal(s.forfeits[1], 1);
-    FILE *f = fopen(c.pgnout, "r");
-    assert_non_null(f);
-    char line[512];
-    int illegal = 0, time = 0, reason = 0;
-    while (fgets(line, sizeof line, f)) {
-        illegal += strstr(line, "[Termination \"illegal move\"]") != NULL;
-        time += strstr(line, "[Termination \"time\"]") != NULL;
-        /* The deadline is the staller's own clock plus the margin. */
-        reason += strstr(line, "[Reason \"two lost on time (no move within 350 ms)\"]") != NULL;
-    }
-    fclose(f);
+    int illegal = lines_with(c.pgnout, "[Termination \"illegal move\"]");
+    int time = lines_with(c.pgnout, "[Termination \"time\"]");
+    /* The deadline is the staller's own clock plus the margin. */
+    int reason = lines_with(c.pgnout, "[Reason \"two lost on time (no move within 350 ms)\"]");
     assert_int_equal(illegal, 1);
     assert_int_equal(time, 1);
     assert_int_equal(reason, 1);
