@@ -44,6 +44,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "testproc.h"
+
 #define DEFAULT_TIMEOUT_MS 10000
 
 typedef struct Proc {
@@ -185,34 +187,6 @@ static int next_reply(Proc *p, char *line, size_t cap, int timeout_ms, int keep_
     }
 }
 
-/* C escapes of a ">>" line into out; returns the length. */
-static size_t unescape(const char *s, char *out)
-{
-    size_t n = 0;
-    while (*s) {
-        if (*s != '\\' || !s[1]) {
-            out[n++] = *s++;
-            continue;
-        }
-        s++;
-        char c = *s++;
-        switch (c) {
-        case 'n': out[n++] = '\n'; break;
-        case 'r': out[n++] = '\r'; break;
-        case 't': out[n++] = '\t'; break;
-        case '0': out[n++] = '\0'; break;
-        case 'x': {
-            char hex[3] = {s[0], s[0] ? s[1] : 0, 0};
-            out[n++] = (char)strtol(hex, NULL, 16);
-            s += strlen(hex);
-            break;
-        }
-        default: out[n++] = c; break;
-        }
-    }
-    return n;
-}
-
 static int regex_whole(const char *re, const char *text)
 {
     char anchored[1024];
@@ -249,14 +223,9 @@ static void run_script(void **state)
     char *moves = NULL;
     static char text[1 << 16], reply[1 << 16], played[1 << 14];
     played[0] = '\0';
-    while (fgets(text, sizeof text, f)) {
-        lineno++;
-        text[strcspn(text, "\n")] = '\0';
-        if (!text[0] || text[0] == '#')
-            continue;
-        char *sp = strchr(text, ' ');
-        char *arg = sp ? sp + 1 : text + strlen(text);
-        size_t wl = sp ? (size_t)(sp - text) : strlen(text);
+    char *arg, *sp;
+    while (tp_next_directive(f, text, sizeof text, &lineno, &arg)) {
+        size_t wl = strcspn(text, " ");
         char word[32];
         snprintf(word, sizeof word, "%.*s", (int)(wl < 31 ? wl : 31), text);
         if (!started) {
@@ -278,7 +247,7 @@ static void run_script(void **state)
                 SCRIPT_FAIL("engine closed its input");
         } else if (strcmp(word, ">>") == 0) {
             char raw[sizeof text];
-            size_t l = unescape(arg, raw);
+            size_t l = tp_unescape(arg, raw);
             if (proc_send(&p, raw, l) != 0)
                 SCRIPT_FAIL("engine closed its input");
         } else if (strcmp(word, "long") == 0) {

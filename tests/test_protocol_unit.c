@@ -8,7 +8,7 @@
  *   setup <command>   run, must succeed (builds the state the next lines see)
  *   good <command>    must succeed, no error line
  *   bad <command>     one error line, nothing changed
- * Commands take C escapes (\xHH \t \r \0 \\) so binary bytes can be written.
+ * Commands take C escapes (\xHH \n \t \r \0 \\) so binary bytes can be written.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "testproc.h"
 #include "ugi.h"
 
 typedef struct Capture {
@@ -48,32 +49,6 @@ static char *dump(Engine *e, Capture *c)
     return take(c);
 }
 
-static size_t unescape(const char *s, char *out)
-{
-    size_t n = 0;
-    while (*s) {
-        if (*s != '\\' || !s[1]) {
-            out[n++] = *s++;
-            continue;
-        }
-        s++;
-        char ch = *s++;
-        switch (ch) {
-        case 'r': out[n++] = '\r'; break;
-        case 't': out[n++] = '\t'; break;
-        case '0': out[n++] = '\0'; break;
-        case 'x': {
-            char hex[3] = {s[0], s[0] ? s[1] : 0, 0};
-            out[n++] = (char)strtol(hex, NULL, 16);
-            s += strlen(hex);
-            break;
-        }
-        default: out[n++] = ch; break;
-        }
-    }
-    return n;
-}
-
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -95,14 +70,9 @@ static void test_bad_lines_change_nothing(void **state)
     assert_non_null(e);
     char line[8192], raw[8192];
     int lineno = 0, bads = 0;
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (!line[0] || line[0] == '#')
-            continue;
-        char *sp = strchr(line, ' ');
-        const char *arg = sp ? sp + 1 : "";
-        size_t len = unescape(arg, raw);
+    char *arg;
+    while (tp_next_directive(in, line, sizeof line, &lineno, &arg)) {
+        size_t len = tp_unescape(arg, raw);
         if (strncmp(line, "setup ", 6) == 0 || strncmp(line, "good ", 5) == 0) {
             free(take(&c));
             int rc = engine_input(e, raw, len);
