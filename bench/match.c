@@ -343,6 +343,19 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
     }
 }
 
+void match_unique_names(MatchConfig *c)
+{
+    if (strcmp(c->engines[0].name, c->engines[1].name) == 0)
+        for (int e = 0; e < 2; e++) {
+            size_t l = strlen(c->engines[e].name);
+            if (l > MATCH_NAME_MAX - 4)
+                l = MATCH_NAME_MAX - 4;
+            c->engines[e].name[l] = '#';
+            c->engines[e].name[l + 1] = (char)('1' + e);
+            c->engines[e].name[l + 2] = '\0';
+        }
+}
+
 const TimeControl *match_engine_tc(const MatchConfig *c, int e)
 {
     return c->engines[e].has_tc ? &c->engines[e].tc : &c->tc;
@@ -924,15 +937,7 @@ static void names_from_engines(MatchConfig *c, const Player players[2])
     for (int e = 0; e < 2; e++)
         if (c->engines[e].name_auto && players[e].id_name[0])
             str_copy(c->engines[e].name, sizeof c->engines[e].name, players[e].id_name);
-    if (strcmp(c->engines[0].name, c->engines[1].name) == 0)
-        for (int e = 0; e < 2; e++) {
-            size_t l = strlen(c->engines[e].name);
-            if (l > MATCH_NAME_MAX - 4)
-                l = MATCH_NAME_MAX - 4;
-            c->engines[e].name[l] = '#';
-            c->engines[e].name[l + 1] = (char)('1' + e);
-            c->engines[e].name[l + 2] = '\0';
-        }
+    match_unique_names(c);
 }
 
 int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, size_t errlen)

@@ -80,6 +80,10 @@ typedef struct MatchConfig {
     int help;
 } MatchConfig;
 
+/* Two engines of the same name become "<name>#1" and "<name>#2" (the name
+ * cut short to make room when it is long). */
+void match_unique_names(MatchConfig *c);
+
 /* The time control engine e plays with: its own, or the match's. */
 const TimeControl *match_engine_tc(const MatchConfig *c, int e);
 

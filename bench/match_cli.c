@@ -365,16 +365,7 @@ static void default_names(MatchConfig *c)
         int n = (int)(s->cmd + len - base);
         snprintf(s->name, sizeof s->name, "%.*s", n > 40 ? 40 : n, n ? base : "engine");
     }
-    if (!strcmp(c->engines[0].name, c->engines[1].name)) {
-        for (int e = 0; e < 2; e++) {
-            size_t l = strlen(c->engines[e].name);
-            if (l > MATCH_NAME_MAX - 4)
-                l = MATCH_NAME_MAX - 4;
-            c->engines[e].name[l] = '#';
-            c->engines[e].name[l + 1] = (char)('1' + e);
-            c->engines[e].name[l + 2] = '\0';
-        }
-    }
+    match_unique_names(c);
 }
 
 /* The game options one engine plays with: --each's, then its own. */
