@@ -185,16 +185,26 @@ static inline int ab_terminal(AbThread *t, int ply, int *score)
     return 0;
 }
 
-static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
+/* What every node does first: an empty PV, the selective depth, then stop
+ * (*score 0) or game over / path draw (*score its value): 1 when the node
+ * ends there. */
+static inline int ab_node_enter(AbThread *t, int ply, int *score)
 {
-    const Game *g = t->g;
     t->pv_len[ply] = 0;
     if (ply > t->seldepth)
         t->seldepth = ply;
-    if (ab_tick(t))
-        return 0;
+    if (ab_tick(t)) {
+        *score = 0;
+        return 1;
+    }
+    return ab_terminal(t, ply, score);
+}
+
+static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
+{
+    const Game *g = t->g;
     int score;
-    if (ab_terminal(t, ply, &score))
+    if (ab_node_enter(t, ply, &score))
         return score;
     int stand = ab_eval(t);
     int stm = g->side_to_move(t->pos);
@@ -247,15 +257,10 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
 {
     const Game *g = t->g;
     SearchCtx *c = t->c;
-    t->pv_len[ply] = 0;
-    if (ply > t->seldepth)
-        t->seldepth = ply;
 
     /* Step 1. Stop, game over, path draw, horizon. */
-    if (ab_tick(t))
-        return 0;
     int score;
-    if (ab_terminal(t, ply, &score))
+    if (ab_node_enter(t, ply, &score))
         return score;
     if (ply >= MAX_PLY - 1) {
         t->horizon++;
