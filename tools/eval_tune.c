@@ -164,7 +164,8 @@ static int run_gen(const Args *a, const Game *g)
     fprintf(out, "# eval_tune gen --variant %s --games %d --seed %llu --depth %d --nodes %llu "
                  "--sizes %s --random-plies %d --label-depth %d\n",
             g->name, a->games, (unsigned long long)a->seed, a->depth,
-            (unsigned long long)a->nodes, a->sizes, random_plies, a->label_depth);
+            (unsigned long long)a->nodes, g == &game_morelli ? a->sizes : "-", random_plies,
+            a->label_depth);
     int total = 0, w1 = 0, w2 = 0, dr = 0;
     long plies = 0;
     double t0 = now_s();
