@@ -46,7 +46,7 @@ TOOL_BINS := build/eval_tune build/search_tune
 
 tools: $(TOOL_BINS)
 
-$(TOOL_BINS): build/%: build/obj/tools/%.o $(REL_OBJ)
+$(TOOL_BINS): build/%: build/obj/bench/%_main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------

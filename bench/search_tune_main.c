@@ -10,9 +10,7 @@
  * one line per value: wins, draws, losses and the
  * score of the tested setting.
  *
- * Build (not part of `make`):
- *   cc -O3 -march=native -std=c11 -D_GNU_SOURCE -pthread -Iengine \
- *      tools/search_tune.c $(find engine -name '*.c') -lm -o build/search_tune
+ * Build (not part of `make`): make tools
  * Example: MCTS exploration constant, 20 openings, 2000 playouts a move:
  *   build/search_tune --game morelli --size 9 --base Search=mcts \
  *      --option MCTSExplore --values 50,100,150 --openings 20 --nodes 2000
@@ -115,7 +113,7 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--nodes"))
             nodes = (uint64_t)atoll(v);
         else
-            die("unknown argument (see the comment at the top of tools/search_tune.c)");
+            die("unknown argument (see the comment at the top of bench/search_tune_main.c)");
     }
     const Game *g = game_by_name(game);
     if (!g || !option || !values || openings < 1 || (ms <= 0 && nodes == 0))

@@ -127,7 +127,7 @@ static void parse(Args *a, int argc, char **argv)
         else if (!strcmp(k, "--k"))
             a->k = atof(v);
         else
-            die("unknown option (see the comment at the top of tools/eval_tune.c)");
+            die("unknown option (see the comment at the top of bench/eval_tune_main.c)");
     }
     if (a->maxplies < 1 || a->maxplies > MAX_GAME_PLIES)
         a->maxplies = MAX_GAME_PLIES;
@@ -479,7 +479,7 @@ static int run_tune(const Args *a, const Game *g)
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "gen") && strcmp(argv[1], "tune") && strcmp(argv[1], "duel")))
-        die("usage: eval_tune gen|tune|duel --variant V ... (see tools/eval_tune.c)");
+        die("usage: eval_tune gen|tune|duel --variant V ... (see bench/eval_tune_main.c)");
     Args a;
     parse(&a, argc, argv);
     const Game *g = game_by_name(a.variant);
