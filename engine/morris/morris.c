@@ -725,11 +725,8 @@ static void morris_print(const void *vp, FILE *out, int ansi)
         fputc('\n', out);
     }
     fputs("  a   b   c   d   e   f   g\n", out);
-    char fen[FEN_MAX];
-    morris_to_fen(p, fen, sizeof fen);
     fprintf(out, "%s to move; in hand White %d, Black %d; plies since removal %d\n",
             p->stm ? "Black" : "White", p->hand[0], p->hand[1], p->rev);
-    fprintf(out, "Fen: %s\n", fen);
 }
 
 /* With bulk counting: the last ply is counted, not generated. */
