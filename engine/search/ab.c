@@ -56,6 +56,8 @@ typedef struct AbThread {
     int *order;          /* ordering scores beside moves */
     Key *keys;           /* prev keys then the path's */
     EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
+    size_t keys_cap;     /* room in keys */
+    const Game *sized;   /* the game the buffers above are sized for */
     int nbase;           /* how many of keys are the game's */
     Move killers[MAX_PLY][2];
     int hist[2][HIST_SIZE];
@@ -387,31 +389,6 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     return best;
 }
 
-static int ab_alloc(AbThread *t, SearchCtx *c, int id)
-{
-    const Game *g = c->g;
-    memset(t, 0, sizeof *t);
-    t->c = c;
-    t->g = g;
-    t->id = id;
-    size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
-    t->copy_make = c->s->ab_copy_make;
-    t->stack = malloc((size_t)(MAX_PLY + 2) * g->pos_size);
-    t->pos = t->stack;
-    t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
-    t->moves = malloc(nm * sizeof(Move));
-    t->order = malloc(nm * sizeof(int));
-    t->nbase = c->nprev;
-    t->keys = malloc(((size_t)c->nprev + MAX_PLY + 2) * sizeof(Key));
-    t->ecache = calloc((size_t)1 << ECACHE_BITS, sizeof(EvalSlot));
-    if (!t->stack || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
-        return -1;
-    memcpy(t->stack, c->root, g->pos_size);
-    if (c->nprev)
-        memcpy(t->keys, c->prev, (size_t)c->nprev * sizeof(Key));
-    return 0;
-}
-
 static void ab_release(AbThread *t)
 {
     free(t->stack);
@@ -420,6 +397,105 @@ static void ab_release(AbThread *t)
     free(t->order);
     free(t->keys);
     free(t->ecache);
+    t->stack = t->undo = NULL;
+    t->moves = NULL;
+    t->order = NULL;
+    t->keys = NULL;
+    t->ecache = NULL;
+    t->keys_cap = 0;
+    t->sized = NULL;
+}
+
+/*
+ * A thread's state for one search.  Its buffers (a few MB for Morelli,
+ * whose move lists are long) outlive the search in the Search's pool, so
+ * a move costs no allocation and no fresh page faults; they are sized
+ * again only for another game or a longer game history.  Everything else
+ * starts from zero, the evaluation cache included, as before.
+ */
+static int ab_setup(AbThread *t, SearchCtx *c, int id)
+{
+    const Game *g = c->g;
+    if (t->sized != g)
+        ab_release(t);
+    unsigned char *stack = t->stack, *undo = t->undo;
+    Move *moves = t->moves;
+    int *order = t->order;
+    Key *keys = t->keys;
+    EvalSlot *ecache = t->ecache;
+    size_t keys_cap = t->keys_cap;
+    memset(t, 0, sizeof *t);
+    t->stack = stack;
+    t->undo = undo;
+    t->moves = moves;
+    t->order = order;
+    t->keys = keys;
+    t->ecache = ecache;
+    t->keys_cap = keys_cap;
+    t->sized = g;
+    t->c = c;
+    t->g = g;
+    t->id = id;
+    size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
+    t->copy_make = c->s->ab_copy_make;
+    if (!t->stack)
+        t->stack = malloc((size_t)(MAX_PLY + 2) * g->pos_size);
+    t->pos = t->stack;
+    if (!t->undo)
+        t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
+    if (!t->moves)
+        t->moves = malloc(nm * sizeof(Move));
+    if (!t->order)
+        t->order = malloc(nm * sizeof(int));
+    t->nbase = c->nprev;
+    size_t nkeys = (size_t)c->nprev + MAX_PLY + 2;
+    if (t->keys_cap < nkeys) {
+        free(t->keys);
+        t->keys = malloc(nkeys * sizeof(Key));
+        t->keys_cap = t->keys ? nkeys : 0;
+    }
+    if (!t->ecache)
+        t->ecache = malloc(((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
+    if (!t->stack || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
+        return -1;
+    memset(t->ecache, 0, ((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
+    memcpy(t->stack, c->root, g->pos_size);
+    if (c->nprev)
+        memcpy(t->keys, c->prev, (size_t)c->nprev * sizeof(Key));
+    return 0;
+}
+
+/* The threads' states, kept by the Search between searches. */
+struct AbPool {
+    int n;       /* threads with a state */
+    AbThread *ts;
+};
+
+void ab_pool_free(AbPool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        ab_release(&p->ts[i]);
+    free(p->ts);
+    free(p);
+}
+
+/* At least n thread states (the new ones empty), or NULL. */
+static AbThread *ab_pool_threads(Search *s, int n)
+{
+    if (!s->ab_pool && !(s->ab_pool = calloc(1, sizeof *s->ab_pool)))
+        return NULL;
+    AbPool *p = s->ab_pool;
+    if (p->n < n) {
+        AbThread *ts = realloc(p->ts, (size_t)n * sizeof *ts);
+        if (!ts)
+            return NULL;
+        memset(ts + p->n, 0, (size_t)(n - p->n) * sizeof *ts);
+        p->ts = ts;
+        p->n = n;
+    }
+    return p->ts;
 }
 
 static void emit_iteration(AbThread *ts, int nthreads, int final)
@@ -532,10 +608,10 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         return MOVE_NONE;
     tt_new_search(&s->tt);
     int nthreads = s->threads > 0 ? s->threads : 1;
-    AbThread *ts = calloc((size_t)nthreads, sizeof *ts);
+    AbThread *ts = ab_pool_threads(s, nthreads);
     if (!ts)
         return MOVE_NONE;
-    int started = 0, ok = ab_alloc(&ts[0], c, 0) == 0;
+    int started = 0, ok = ab_setup(&ts[0], c, 0) == 0;
     /* A fallback that is always legal. */
     Move fallback = MOVE_NONE;
     if (ok) {
@@ -543,11 +619,9 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         fallback = n > 0 ? ts[0].moves[0] : MOVE_NONE;
     }
     for (int i = 1; ok && i < nthreads; i++) {
-        if (ab_alloc(&ts[i], c, i) != 0 ||
-            pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0) {
-            ab_release(&ts[i]);
+        if (ab_setup(&ts[i], c, i) != 0 ||
+            pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0)
             break;
-        }
         started = i;
     }
     if (ok)
@@ -587,8 +661,5 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         res->proven = ts[0].done_depth > 0 &&
                       (ts[0].proven || sc >= SCORE_MATE_BOUND || sc <= -SCORE_MATE_BOUND);
     }
-    for (int i = 0; i <= started; i++)
-        ab_release(&ts[i]);
-    free(ts);
     return best;
 }

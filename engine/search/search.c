@@ -64,6 +64,7 @@ void search_free(Search *s)
         return;
     tt_free(&s->tt);
     mcts_free(s->mcts);
+    ab_pool_free(s->ab_pool);
     free(s);
 }
 

@@ -24,6 +24,7 @@ enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
 #define MAX_PLY 128
 
 typedef struct Mcts Mcts; /* mcts.c */
+typedef struct AbPool AbPool; /* ab.c: alpha-beta threads' buffers */
 
 struct Search {
     int algo;          /* ALGO_* */
@@ -38,6 +39,7 @@ struct Search {
     int ab_lmr;        /* late move reductions on (internal) */
     TT tt;             /* alpha-beta, allocated on first use */
     Mcts *mcts;        /* MCTS tree, allocated on first use */
+    AbPool *ab_pool;   /* alpha-beta threads' buffers, kept between searches */
     atomic_int halt;   /* internal stop: time, node limit, helpers' end */
     uint64_t rng;      /* Search=random: state, fixed seed, mixed with the root key */
 };
@@ -60,6 +62,7 @@ typedef struct SearchCtx {
 } SearchCtx;
 
 Move ab_go(SearchCtx *c, SearchResult *res);
+void ab_pool_free(AbPool *p);
 Move mcts_go(SearchCtx *c, SearchResult *res);
 /* Allocates the MCTS tree at its Hash size if it does not exist yet. */
 void mcts_prepare(Search *s);
