@@ -118,8 +118,7 @@ static int text_add(Text *t, const char *s)
     return 0;
 }
 
-/* Copies src into dst[len], cut if need be. */
-static void str_copy(char *dst, size_t len, const char *src)
+void match_str_copy(char *dst, size_t len, const char *src)
 {
     size_t n = strlen(src);
     if (n >= len)
@@ -205,7 +204,7 @@ static int wait_for(Player *p, const char *word, int64_t deadline, char *note, s
         if (starts_with(line, word))
             return 1;
         if (note && !note[0] && strncmp(line, "info string error", 17) == 0)
-            str_copy(note, notelen, line + 12);
+            match_str_copy(note, notelen, line + 12);
     }
 }
 
@@ -245,7 +244,7 @@ static int player_start(const MatchConfig *c, Player *p, int e, char *err, size_
         if (starts_with(line, "id")) {
             const char *n = after_word(line, "name");
             if (n && *n)
-                str_copy(p->id_name, sizeof p->id_name, n);
+                match_str_copy(p->id_name, sizeof p->id_name, n);
         }
         if (starts_with(line, "option")) {
             const char *n = after_word(line, "name");
@@ -303,7 +302,7 @@ static void forfeit(GameRecord *rec, int e, int term, const char *fmt, const cha
     rec->result = e == rec->p1 ? RESULT_P2_WIN : RESULT_P1_WIN;
     char text[2048];
     snprintf(text, sizeof text, fmt, name, detail);
-    str_copy(rec->reason, sizeof rec->reason, text);
+    match_str_copy(rec->reason, sizeof rec->reason, text);
 }
 
 /* Why the rules ended the game at pos. */
@@ -936,7 +935,7 @@ static void names_from_engines(MatchConfig *c, const Player players[2])
 {
     for (int e = 0; e < 2; e++)
         if (c->engines[e].name_auto && players[e].id_name[0])
-            str_copy(c->engines[e].name, sizeof c->engines[e].name, players[e].id_name);
+            match_str_copy(c->engines[e].name, sizeof c->engines[e].name, players[e].id_name);
     match_unique_names(c);
 }
 

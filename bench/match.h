@@ -98,6 +98,9 @@ void match_config_default(MatchConfig *c);
 int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_dir, char *err,
                      size_t errlen);
 
+/* Copies src into dst[len], cut if need be (len > 0). */
+void match_str_copy(char *dst, size_t len, const char *src);
+
 /* The usage text. */
 void match_usage(FILE *out);
 

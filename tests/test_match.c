@@ -26,15 +26,6 @@
 #define OPENINGS_OVER "tests/data/match_openings_over.txt"
 #define FAKE "sh tests/fake_engine/fake_engine.sh"
 
-/* Copies src into dst[len], cut if need be. */
-static void copy_str(char *dst, size_t len, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= len)
-        n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
 
 static const char *engine_bin(void)
 {
@@ -278,11 +269,11 @@ static int pgn_next(FILE *f, PgnGame *g)
             char key[32], val[1024];
             if (sscanf(line, "[%31s \"%1023[^\"]\"]", key, val) == 2) {
                 tags++;
-                if (!strcmp(key, "Variant")) copy_str(g->variant, sizeof g->variant, val);
-                if (!strcmp(key, "FEN")) copy_str(g->fen, sizeof g->fen, val);
-                if (!strcmp(key, "Result")) copy_str(g->result, sizeof g->result, val);
-                if (!strcmp(key, "Termination")) copy_str(g->term, sizeof g->term, val);
-                if (!strcmp(key, "P1")) copy_str(g->p1, sizeof g->p1, val);
+                if (!strcmp(key, "Variant")) match_str_copy(g->variant, sizeof g->variant, val);
+                if (!strcmp(key, "FEN")) match_str_copy(g->fen, sizeof g->fen, val);
+                if (!strcmp(key, "Result")) match_str_copy(g->result, sizeof g->result, val);
+                if (!strcmp(key, "Termination")) match_str_copy(g->term, sizeof g->term, val);
+                if (!strcmp(key, "P1")) match_str_copy(g->p1, sizeof g->p1, val);
                 if (!strcmp(key, "PlyCount")) g->plycount = atoi(val);
             }
             continue;
