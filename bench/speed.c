@@ -29,6 +29,8 @@ static int cmp_double(const void *a, const void *b)
 
 static double median(double *v, int n)
 {
+    if (n <= 0)
+        return 0;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -1145,7 +1145,7 @@ static int cmd_bench(Engine *e, char **tok, int n)
     if (refuse_if_busy(e, "bench"))
         return UGI_ERROR;
     char *text = strdup(bench_positions_text());
-    char **words = malloc((strlen(text) / 2 + 2) * sizeof *words);
+    char **words = text ? malloc((strlen(text) / 2 + 2) * sizeof *words) : NULL;
     Search *s = search_new();
     if (!text || !words || !s) {
         free(text);
