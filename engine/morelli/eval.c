@@ -71,7 +71,7 @@ static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
         si->reach = bits_or(si->reach, r);
     }
     /* the best single landing for captures (they do not depend on which
-     * stone lands, see morelli.c), among the landings next to an adverse
+     * stone lands, see internal.h), among the landings next to an adverse
      * stone */
     Bits near = {{0, 0, 0}}, opp = p->stones[s ^ 1];
     while (bits_any(&opp))

@@ -1,6 +1,8 @@
 /*
  * morelli.h -- private to engine/morelli/: the position, the tables and the
- * move layout shared by the rules (morelli.c) and the evaluation (eval.c).
+ * move layout shared by the rules (tables.c, setup.c, gen.c, make.c,
+ * morelli.c; their own shared parts are in internal.h) and the evaluation
+ * (eval.c).
  * Nothing outside this folder includes it; the game is used only through
  * `game_morelli` (game.h).
  *

@@ -1,0 +1,55 @@
+/*
+ * internal.h -- what the files of engine/morelli/ share with each other
+ * beyond morelli.h: the bound on the move list, the undo record, the
+ * placement schedule, and the functions one file defines for another
+ * (make/unmake, the key from scratch, "has a move", start positions and
+ * FEN for the descriptor in morelli.c).  Private to this folder.
+ */
+#ifndef MORELLI_MORELLI_INTERNAL_H
+#define MORELLI_MORELLI_INTERNAL_H
+
+#include "morelli.h"
+
+/*
+ * MORELLI_MAX_MOVES (the descriptor's max_moves): a true bound for every
+ * option, the classic ruleset being the worst case.  Let T be the empty cells (targets), S the stones (at most
+ * the ring, 48), A <= S - 1 the adverse stones.  For a target t:
+ *  - the captures k_t at t do not depend on the stone that lands there
+ *    (a stone coming from direction d passes the cell t+d, which is then
+ *    empty, so it is neither a captured stone nor a partner), and a stone
+ *    can come only along a ray whose neighbour of t is empty: at most
+ *    8 - k_t movers reach t;
+ *  - each landing gives at most 2^k subsets times 2 (enthrone or not).
+ * So t gives at most g(k) = (8 - k) 2^(k+1) <= 16 + 40 k moves.  Each
+ * capture is a line (t, s, p) with s adverse: at most one per line through
+ * s, so sum k_t <= 4 A.  Total <= 16 T + 160 A <= 16 (168 - S) + 160 (S - 1)
+ * = 2528 + 144 S <= 9440 on 13x13 (smaller boards give less).  Standard
+ * play gives at most 8 per target (1344), placement at most 48.
+ */
+#define MORELLI_MAX_MOVES 9440
+
+typedef struct MoUndo {
+    uint8_t throne, stm;
+} MoUndo;
+
+/* The side that places next after `count` stones (pairs: count / 2
+ * placements). */
+static inline int placement_side(int count, int pairs)
+{
+    int i = pairs ? count / 2 : count;
+    return ((i + 1) / 2) & 1;
+}
+
+/* make.c */
+void mo_make(MoPos *p, Move m, MoUndo *u);
+void mo_unmake(MoPos *p, Move m, const MoUndo *u);
+/* tables.c: the Zobrist key of p computed from its stones */
+Key mo_key_scratch(const MoPos *p);
+/* gen.c: does the side to move have a legal move? */
+int mo_has_move(const MoPos *p);
+/* setup.c: the descriptor's init, from_fen and to_fen */
+int mo_init(void *pos, const GameOptions *opt, char *err, size_t errlen);
+int mo_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err, size_t errlen);
+void mo_to_fen(const void *pos, char *buf, size_t len);
+
+#endif

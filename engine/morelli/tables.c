@@ -1,0 +1,138 @@
+/*
+ * tables.c -- the Morelli tables (MoTables: rays, landing paths, bands,
+ * orbits, capture neighbours, one per board size) and the Zobrist keys,
+ * filled once by morelli_tables_init(); the key of a position from
+ * scratch.  Layouts in morelli.h.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include <string.h>
+
+MoTables morelli_tables[3];
+Key morelli_zob_stone[2][MO_CELLS];
+Key morelli_zob_king[2];
+Key morelli_zob_white;
+
+static const int dir_dx[MO_DIRS] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int dir_dy[MO_DIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
+
+static void tables_fill(MoTables *t, int n)
+{
+    memset(t, 0, sizeof *t);
+    int h = (n - 1) / 2;
+    t->n = n;
+    t->cells = n * n;
+    t->centre = h * n + h;
+    t->ring = 4 * (n - 1);
+    t->outer_band = h;
+    for (int d = 0; d < MO_DIRS; d++)
+        t->delta[d] = dir_dx[d] + dir_dy[d] * n;
+    for (int c = 0; c < n * n; c++) {
+        int x = c % n - h, y = c / n - h;
+        int ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+        int b = ax > ay ? ax : ay;
+        t->band[c] = (uint8_t)b;
+        t->opposite[c] = (uint8_t)((h - y) * n + (h - x));
+        bits_set(&t->board, c);
+        bits_set(&t->band_mask[b], c);
+        if (b == h)
+            bits_set(&t->ring_mask, c);
+        /* the orbit: quarter turns (x,y) -> (-y,x) */
+        int ox = x, oy = y;
+        for (int k = 0; k < 4; k++) {
+            bits_set(&t->orbit[c], (oy + h) * n + (ox + h));
+            int nx = -oy, ny = ox;
+            ox = nx;
+            oy = ny;
+        }
+        for (int d = 0; d < MO_DIRS; d++) {
+            int f = c % n, r = c / n;
+            for (int k = 1;; k++) {
+                int ff = f + k * dir_dx[d], rr = r + k * dir_dy[d];
+                if (ff < 0 || ff >= n || rr < 0 || rr >= n)
+                    break;
+                bits_set(&t->ray[c][d], rr * n + ff);
+            }
+            int f2 = f + 2 * dir_dx[d], r2 = r + 2 * dir_dy[d];
+            t->cap[c][d] = (int16_t)((f2 >= 0 && f2 < n && r2 >= 0 && r2 < n)
+                                        ? (r + dir_dy[d]) * n + f + dir_dx[d]
+                                        : -1);
+            if (t->cap[c][d] >= 0) {
+                bits_set(&t->capnbr[c], t->cap[c][d]);
+                bits_set(&t->capby[t->cap[c][d]], c);
+            }
+        }
+    }
+    bits_set(&t->throne, t->centre);
+    for (int c = 0; c < n * n; c++)
+        for (int d = 0; d < MO_DIRS; d++) {
+            /* walk the ray; the inner cells form one run (band is convex
+             * along a line) */
+            int f = c % n, r = c / n, last = -1;
+            for (int k = 1;; k++) {
+                int ff = f + k * dir_dx[d], rr = r + k * dir_dy[d];
+                if (ff < 0 || ff >= n || rr < 0 || rr >= n)
+                    break;
+                int x = rr * n + ff;
+                if (t->band[x] < t->band[c])
+                    last = k;
+            }
+            for (int k = 1; k <= last; k++) {
+                int x = (r + k * dir_dy[d]) * n + f + k * dir_dx[d];
+                bits_set(&t->path[c][d], x);
+                if (t->band[x] < t->band[c] && x != t->centre)
+                    bits_set(&t->land[c][d], x);
+            }
+            if (bits_any(&t->land[c][d]))
+                t->land_dirs[c] |= (uint8_t)(1u << d);
+        }
+    t->norbits = 0;
+    for (int c = 0; c < n * n; c++) {
+        if (t->band[c] < 1 || t->band[c] >= h)
+            continue;
+        if (bits_lowest(&t->orbit[c]) == c)
+            t->orbit_cell[t->norbits++] = (uint8_t)c;
+    }
+    for (int b = 0; b < 8; b++)
+        for (int c = 0; c < n * n; c++)
+            if (t->band[c] >= 1 && t->band[c] < b)
+                bits_set(&t->inner[b], c);
+}
+
+static void tables_once(void)
+{
+    tables_fill(&morelli_tables[0], 9);
+    tables_fill(&morelli_tables[1], 11);
+    tables_fill(&morelli_tables[2], 13);
+    uint64_t s = 0x4D6F72656C6C6921ull; /* fixed seed: keys never change */
+    for (int side = 0; side < 2; side++)
+        for (int c = 0; c < MO_CELLS; c++)
+            morelli_zob_stone[side][c] = rng_next(&s);
+    morelli_zob_king[0] = rng_next(&s);
+    morelli_zob_king[1] = rng_next(&s);
+    morelli_zob_white = rng_next(&s);
+}
+
+void morelli_tables_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, tables_once);
+}
+
+Key mo_key_scratch(const MoPos *p)
+{
+    Key k = 0;
+    for (int s = 0; s < 2; s++) {
+        Bits b = p->stones[s];
+        while (bits_any(&b))
+            k ^= morelli_zob_stone[s][bits_pop(&b)];
+    }
+    if (p->throne)
+        k ^= morelli_zob_king[p->throne - 1];
+    if (p->stm == SIDE_P2)
+        k ^= morelli_zob_white;
+    return k;
+}
