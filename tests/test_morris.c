@@ -285,6 +285,7 @@ static void test_print(void **state)
     assert_non_null(strstr(buf, "7 W-----------.-----------B"));
     assert_non_null(strstr(buf, "\\"));
     assert_non_null(strstr(buf, "a   b   c   d   e   f   g"));
+    assert_null(strstr(buf, "Fen")); /* the protocol's d prints the FEN once */
     free(buf);
 }
 

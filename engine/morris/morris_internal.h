@@ -1,0 +1,163 @@
+/*
+ * morris_internal.h -- shared by the files of the Nine Men's Morris family
+ * (engine/morris/); nothing outside this folder includes it.
+ *
+ *   morris.c       tables, Zobrist keys, move generation, make/unmake,
+ *                  result, perft and the Game descriptor
+ *   morris_text.c  options, FEN, move text and the picture of `d`
+ *   morris_eval.c  evaluation (the tuner's weight table) and playouts
+ *
+ * Board: the 24 points, numbered in RULES.md's order (rank 1 first, files
+ * left to right within a rank):
+ *
+ *     a1 d1 g1 b2 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7
+ *      0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+ *
+ * Point i is bit i of a uint32_t; each side has one such bitboard.  Because
+ * the points are listed rank by rank, the points of one rank are a run of
+ * consecutive indices, which is what the FEN walks.
+ *
+ * Move (32 bits): bits 0-4 destination + 1 (so never 0: MOVE_NONE is never
+ * legal), bits 5-9 origin + 1 (0 for a placement), bits 10-14 removed
+ * point + 1 (0 when the turn removes nothing).
+ */
+#ifndef MORELLI_MORRIS_INTERNAL_H
+#define MORELLI_MORRIS_INTERNAL_H
+
+#include "game.h"
+
+#define NPTS 24
+#define ALL_PTS 0xFFFFFFu
+#define MAX_LINES 20
+#define MAX_PIECES 12
+/* Step pairs (80 directed edges with diagonals) times removals (at most 12
+ * adverse pieces on the board) bound every other kind of turn too. */
+#define MORRIS_MAX_MOVES 960
+
+/* Per board (0 plain, 1 with diagonals): lines, neighbours, and for each
+ * point the masks of the two other points of each line through it. */
+typedef struct Tables {
+    int nlines;
+    uint32_t line[MAX_LINES];
+    uint32_t adj[NPTS];
+    int npm[NPTS];
+    uint32_t pmill[NPTS][3];
+} Tables;
+
+/* The position: see game.h; everything a rule needs lives here. */
+typedef struct Pos {
+    Key key;
+    uint32_t bb[2];   /* pieces on the board, per side */
+    uint16_t rev;     /* plies since the last placement or removal */
+    uint8_t hand[2];  /* pieces still to place */
+    uint8_t stm;      /* SIDE_P1 (White) or SIDE_P2 (Black) */
+    uint8_t pieces;   /* option Pieces: 9 or 12 */
+    uint8_t diag;     /* option Diagonals */
+    uint8_t flying;   /* option Flying */
+} Pos;
+
+typedef struct Undo {
+    Key key;
+    uint16_t rev;
+} Undo;
+
+/* morris_tabs[0]: plain board, [1]: with diagonals (built once, see
+ * morris_ensure_tables()). */
+extern Tables morris_tabs[2];
+extern Key morris_z_piece[2][NPTS], morris_z_side, morris_z_hand[2][MAX_PIECES + 1];
+
+void morris_ensure_tables(void);
+
+static inline int popcnt(uint32_t x) { return __builtin_popcount(x); }
+static inline int lsb(uint32_t x) { return __builtin_ctz(x); }
+
+static inline Move enc(int from, int to, int rm)
+{
+    return (Move)((to + 1) | ((from + 1) << 5) | ((rm + 1) << 10));
+}
+static inline int mv_to(Move m) { return (int)(m & 31) - 1; }
+static inline int mv_from(Move m) { return (int)((m >> 5) & 31) - 1; }
+static inline int mv_rm(Move m) { return (int)((m >> 10) & 31) - 1; }
+
+/* Pieces of bb that stand in a closed mill. */
+static inline uint32_t in_mills(const Tables *t, uint32_t bb)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < t->nlines; l++)
+        if ((bb & t->line[l]) == t->line[l])
+            m |= t->line[l];
+    return m;
+}
+
+/* Does a piece arriving on `to` close a mill with `own` (the mover's other
+ * pieces, the origin already taken away)? */
+static inline int closes_mill(const Tables *t, uint32_t own, int to)
+{
+    for (int k = 0; k < t->npm[to]; k++)
+        if ((own & t->pmill[to][k]) == t->pmill[to][k])
+            return 1;
+    return 0;
+}
+
+/* The adverse pieces a mill may remove; 0 when the opponent has no piece
+ * on the board (the mill then removes nothing). */
+static inline uint32_t removable(const Tables *t, uint32_t opp)
+{
+    if (!opp)
+        return 0;
+    uint32_t free_pcs = opp & ~in_mills(t, opp);
+    return free_pcs ? free_pcs : opp;
+}
+
+static inline int flies(const Pos *p, int s)
+{
+    return p->flying && p->hand[s] == 0 && popcnt(p->bb[s]) == 3;
+}
+
+static inline int material(const Pos *p, int s) { return popcnt(p->bb[s]) + p->hand[s]; }
+
+static inline int loss_of(int s) { return s == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN; }
+
+/* Plays m on p (no undo record; perft and copy-make callers). */
+static inline void apply(Pos *p, Move m)
+{
+    int s = p->stm, to = mv_to(m), from = mv_from(m), rm = mv_rm(m);
+    Key k = p->key ^ morris_z_side ^ morris_z_piece[s][to];
+    if (from >= 0) {
+        p->bb[s] ^= (1u << from) | (1u << to);
+        k ^= morris_z_piece[s][from];
+        p->rev++;
+    } else {
+        p->bb[s] |= 1u << to;
+        k ^= morris_z_hand[s][p->hand[s]] ^ morris_z_hand[s][p->hand[s] - 1];
+        p->hand[s]--;
+        p->rev = 0;
+    }
+    if (rm >= 0) {
+        p->bb[s ^ 1] &= ~(1u << rm);
+        k ^= morris_z_piece[s ^ 1][rm];
+        p->rev = 0;
+    }
+    p->key = k;
+    p->stm = (uint8_t)(s ^ 1);
+}
+
+/* morris.c */
+int morris_gen(const void *pos, Move *moves);
+Key morris_key_compute(const Pos *p);
+
+/* morris_text.c */
+int morris_init(void *pos, const GameOptions *opt, char *err, size_t errlen);
+int morris_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err,
+                    size_t errlen);
+void morris_to_fen(const void *pos, char *buf, size_t len);
+int morris_move_to_str(const void *pos, Move m, char *buf, size_t len);
+Move morris_move_from_str(const void *pos, const char *s);
+void morris_print(const void *pos, FILE *out, int ansi);
+
+/* morris_eval.c */
+int morris_evaluate(const void *pos);
+int morris_noisy(const void *pos, Move m);
+Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
+
+#endif
