@@ -3,7 +3,7 @@
  * perft (tests/data/fano_perft.txt), malformed FENs, and the solver: the
  * start and its 14 first moves (tests/data/fano_first_moves.txt), the
  * solver's values against a plain depth-limited search, and its chosen
- * moves keeping the value on a large random sample.
+ * moves keeping the value on a large random sample; the picture of `d`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -384,6 +384,25 @@ static void test_solver_outside(void **state)
     assert_int_equal(fano_solve_moves(pos, moves, values, 64), -1);
 }
 
+/* The picture of `d`: the board and the side to move, without the FEN
+ * line (the protocol prints that once). */
+static void test_print(void **state)
+{
+    (void)state;
+    unsigned char pos[POS_MAX_BYTES];
+    load(pos, "C/t/./Tc/././. b");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    assert_non_null(mem);
+    G->print(pos, mem, 0);
+    fclose(mem);
+    assert_non_null(strstr(buf, "4:Tc"));
+    assert_non_null(strstr(buf, "Black to move; in hand White 1C 1T, Black 1c 1t"));
+    assert_null(strstr(buf, "Fen"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_solver_moves_keep_value),
         cmocka_unit_test(test_solver_symmetries),
         cmocka_unit_test(test_solver_outside),
+        cmocka_unit_test(test_print),
     };
     return cmocka_run_group_tests_name("fano", tests, NULL, NULL);
 }

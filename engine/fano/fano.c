@@ -436,10 +436,8 @@ static void fano_print(const void *vp, FILE *out, int ansi)
     fprintf(out, "      5:%-2s ----- 1:%-2s ----- 6:%-2s\n", s[4], s[0], s[5]);
     fprintf(out, "  (lines 1-2-4 circle, 5-2-3, 3-4-6, 6-1-5, 2-7-6, 4-7-5, 1-7-3;\n"
                  "   stacks bottom to top: C T white, c t black)\n");
-    char fen[FEN_MAX];
-    fano_to_fen(p, fen, sizeof fen);
-    fprintf(out, "%s to move; in hand White %dC %dT, Black %dc %dt\nFen: %s\n",
-            p->stm ? "Black" : "White", p->hand[0], p->hand[1], p->hand[2], p->hand[3], fen);
+    fprintf(out, "%s to move; in hand White %dC %dT, Black %dc %dt\n", p->stm ? "Black" : "White",
+            p->hand[0], p->hand[1], p->hand[2], p->hand[3]);
 }
 
 /* Perft carries the masks of top pieces per kind (km[]) and updates them

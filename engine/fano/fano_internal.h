@@ -14,7 +14,6 @@ typedef struct FanoPos {
     uint8_t hi[7];   /* piece on top of lo[]: kind + 1, 0 = none */
     uint8_t hand[4]; /* pieces of each kind not yet placed */
     uint8_t stm;     /* SIDE_P1 (White) or SIDE_P2 (Black) */
-    uint8_t pad;     /* always 0 */
 } FanoPos;
 
 /* Does a 7-bit set of points contain a whole line? */
