@@ -1,5 +1,6 @@
 #include "perft.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 uint64_t perft_generic(const Game *g, void *pos, int depth, int bulk)
@@ -34,8 +35,10 @@ uint64_t perft(const Game *g, void *pos, int depth, int bulk)
     return perft_generic(g, pos, depth, bulk);
 }
 
-uint64_t perft_divide(const Game *g, void *pos, int depth, int bulk, FILE *out)
+uint64_t perft_divide(const Game *g, void *pos, int depth, int bulk,
+                      void (*line)(void *ctx, const char *text), void *ctx)
 {
+    char out[MOVE_STR_MAX + 32];
     uint64_t total = 0;
     if (depth >= 1 && g->result(pos) == RESULT_NONE) {
         Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
@@ -49,12 +52,14 @@ uint64_t perft_divide(const Game *g, void *pos, int depth, int bulk, FILE *out)
             g->make(pos, moves[i], undo);
             uint64_t c = perft(g, pos, depth - 1, bulk);
             g->unmake(pos, moves[i], undo);
-            fprintf(out, "%s: %llu\n", text, (unsigned long long)c);
+            snprintf(out, sizeof out, "%s: %llu", text, (unsigned long long)c);
+            line(ctx, out);
             total += c;
         }
         free(moves);
     }
-    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
-    fflush(out);
+    line(ctx, "");
+    snprintf(out, sizeof out, "Nodes searched: %llu", (unsigned long long)total);
+    line(ctx, out);
     return total;
 }

@@ -6,8 +6,6 @@
 #ifndef MORELLI_PERFT_H
 #define MORELLI_PERFT_H
 
-#include <stdio.h>
-
 #include "game.h"
 
 /* Leaves at depth; bulk != 0 counts the last ply from the move list without
@@ -19,7 +17,9 @@ uint64_t perft(const Game *g, void *pos, int depth, int bulk);
 uint64_t perft_generic(const Game *g, void *pos, int depth, int bulk);
 
 /* One "<move>: <count>" line per root move, a blank line and
- * "Nodes searched: <total>", as Stockfish prints it. Returns the total. */
-uint64_t perft_divide(const Game *g, void *pos, int depth, int bulk, FILE *out);
+ * "Nodes searched: <total>", as Stockfish prints it, each line (without its
+ * '\n') to line(ctx, text) as soon as it is known. Returns the total. */
+uint64_t perft_divide(const Game *g, void *pos, int depth, int bulk,
+                      void (*line)(void *ctx, const char *text), void *ctx);
 
 #endif

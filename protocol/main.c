@@ -19,19 +19,6 @@
 
 #include "ugi.h"
 
-static const char *const command_words[] = {
-    "ugi", "uci", "isready", "setoption", "uginewgame", "ucinewgame", "position", "go",
-    "stop", "quit", "query", "d", "moves", "perft", "bench", "solve", "help",
-};
-
-static int is_command_word(const char *w)
-{
-    for (size_t i = 0; i < sizeof command_words / sizeof command_words[0]; i++)
-        if (strcmp(w, command_words[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Reads one line of any length from in into *buf (grown as needed, at most
  * UGI_LINE_MAX + 1 bytes kept; *over set when more were dropped).
  * Returns the length kept, or -1 at end of input with nothing read. */
@@ -92,7 +79,7 @@ static int run_words(Engine *e, int argc, char **argv)
         int j = i + 1;
         int in_position = strcmp(argv[i], "position") == 0;
         int is_go = strcmp(argv[i], "go") == 0;
-        while (j < argc && !(is_command_word(argv[j]) &&
+        while (j < argc && !(engine_is_command(argv[j]) &&
                              !(in_position && strcmp(argv[j], "moves") == 0) &&
                              !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
             j++;

@@ -6,13 +6,16 @@
  * (for repetition and MoveRule draws), the searcher and the thread that runs
  * it, and the one writer that both threads print through.
  *
- * engine_input() takes one raw line (any bytes, any length, with or without
- * its CR) and either carries the command out completely or prints exactly
- * one "info string error: ..." line and changes nothing.  Commands are read
- * into temporaries first and committed only when everything parsed.
+ * The core is one function: engine_input() takes one raw line (any bytes,
+ * any length, with or without its CR) and either carries the command out
+ * completely or prints exactly one "info string error: ..." line and changes
+ * nothing.  Commands are read into temporaries first and committed only when
+ * everything parsed.  Every reply line goes to the writer given to
+ * engine_open() (engine_new() is the writer to a FILE).
  *
  * protocol/main.c is the program around it: stdin lines and command-line
- * words; tests/fuzz/ feeds it arbitrary bytes.
+ * words; tests/fuzz/ feeds it arbitrary bytes.  The files behind it are
+ * listed in protocol/ugi_internal.h.
  */
 #ifndef MORELLI_UGI_H
 #define MORELLI_UGI_H
@@ -38,8 +41,16 @@ typedef struct EngineCaps {
     int max_threads;   /* largest Threads accepted, 0 = the option's own max */
 } EngineCaps;
 
-/* A new engine writing to out (not closed by engine_free). NULL when memory
- * runs out. caps may be NULL (no limits). */
+/* Receives each reply line, without its '\n'.  Called under the engine's
+ * output lock, from the reader's thread or the search thread. */
+typedef void (*EngineWrite)(void *ctx, const char *line);
+
+/* A new engine writing its lines to write(ctx, line); color != 0 lets `d`
+ * use ANSI colours. NULL when memory runs out. caps may be NULL (no
+ * limits). */
+Engine *engine_open(EngineWrite write, void *ctx, int color, const EngineCaps *caps);
+/* A new engine writing to out (not closed by engine_free), each line
+ * flushed; `d` uses colours when out is a terminal. */
 Engine *engine_new(FILE *out, const EngineCaps *caps);
 /* Stops and joins any search, frees everything. */
 void engine_free(Engine *e);
@@ -55,6 +66,9 @@ void engine_wait(Engine *e);
 void engine_stop(Engine *e);
 /* Error lines printed so far. */
 int engine_errors(const Engine *e);
+
+/* Non-zero when word is a command name (for main.c's command-line words). */
+int engine_is_command(const char *word);
 
 /* Prints "info string error: <msg>" through the writer (for main.c). */
 void engine_error(Engine *e, const char *fmt, ...)

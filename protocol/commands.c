@@ -1,0 +1,610 @@
+/*
+ * commands.c -- the UGI commands: one handler each, found through the
+ * table commands[].  A handler gets the line's tokens, parses everything
+ * into local variables, and only then touches the Engine, so a bad line
+ * leaves the engine exactly as it was and prints exactly one error line.
+ * (setoption's values are checked in options.c, bench is in bench.c.)
+ */
+#include "ugi_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "perft.h"
+
+#define ENGINE_NAME "morelli"
+#define ENGINE_AUTHOR "the morelli team"
+/* Perft deeper than this is surely a typo. */
+#define PERFT_MAX_DEPTH 64
+
+/* ------------------------------------------------------------------------ */
+/* Positions                                                                 */
+
+int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b,
+                   char *err, size_t errlen)
+{
+    char tmp[64];
+    int i = 0;
+    if (n < 1) {
+        snprintf(err, errlen, "position needs startpos or fen");
+        return -1;
+    }
+    if (strcasecmp(tok[0], "startpos") == 0) {
+        if (g->init(b->pos, o, err, errlen) != 0)
+            return -1;
+        i = 1;
+    } else if (strcasecmp(tok[0], "fen") == 0) {
+        char fen[FEN_MAX];
+        size_t len = 0;
+        for (i = 1; i < n && strcasecmp(tok[i], "moves") != 0; i++) {
+            size_t tl = strlen(tok[i]);
+            if (len + tl + 2 > sizeof fen) {
+                snprintf(err, errlen, "FEN longer than %d characters", FEN_MAX - 1);
+                return -1;
+            }
+            if (len)
+                fen[len++] = ' ';
+            memcpy(fen + len, tok[i], tl);
+            len += tl;
+        }
+        fen[len] = '\0';
+        if (len == 0) {
+            snprintf(err, errlen, "position fen needs a FEN");
+            return -1;
+        }
+        char why[256] = "";
+        if (g->from_fen(b->pos, fen, o, why, sizeof why) != 0) {
+            snprintf(err, errlen, "bad %s FEN: %s", g->name, why[0] ? why : "unreadable");
+            return -1;
+        }
+    } else {
+        snprintf(err, errlen, "position needs startpos or fen, not '%s'",
+                 echo(tok[0], tmp, sizeof tmp));
+        return -1;
+    }
+    if (i < n) {
+        if (strcasecmp(tok[i], "moves") != 0) {
+            snprintf(err, errlen, "unexpected '%s' after startpos", echo(tok[i], tmp, sizeof tmp));
+            return -1;
+        }
+        i++;
+    }
+    unsigned char undo[UNDO_MAX_BYTES];
+    for (int k = 1; i < n; i++, k++) {
+        if (full_result(g, b->pos, o, &b->hist) != RESULT_NONE) {
+            snprintf(err, errlen, "move %d '%s' comes after the end of the game", k,
+                     echo(tok[i], tmp, sizeof tmp));
+            return -1;
+        }
+        Move m = game_parse_move(g, b->pos, tok[i]);
+        if (m == MOVE_NONE) {
+            snprintf(err, errlen, "move %d '%s' is not a legal %s move", k,
+                     echo(tok[i], tmp, sizeof tmp), g->name);
+            return -1;
+        }
+        if (history_push(&b->hist, g->key(b->pos)) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        g->make(b->pos, m, undo);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Commands                                                                  */
+
+static int cmd_ugi_common(Engine *e, const char *ok)
+{
+    say(e, "id name " ENGINE_NAME);
+    say(e, "id author " ENGINE_AUTHOR);
+    list_options(e);
+    say(e, "%s", ok);
+    return UGI_OK;
+}
+
+static int cmd_ugi(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    return cmd_ugi_common(e, "ugiok");
+}
+
+static int cmd_uci(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    return cmd_ugi_common(e, "uciok");
+}
+
+/* A game with a solver (Fano) builds its tables on the first solve() call,
+ * which can take longer than a fast move: do it while the clock is not
+ * running (uginewgame, or isready with no search), once per game. */
+static void warm_up(Engine *e)
+{
+    const Game *g = e->game;
+    if (!g->solve || e->warm_game == g || search_busy(e))
+        return;
+    if (g->result(e->pos) == RESULT_NONE) {
+        unsigned char pos[POS_MAX_BYTES];
+        int value;
+        Move best;
+        memcpy(pos, e->pos, g->pos_size);
+        (void)g->solve(pos, &value, &best);
+    }
+    e->warm_game = g;
+}
+
+static int cmd_isready(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    if (!e->caps.sync_search) {
+        warm_up(e);
+        if (!search_busy(e))
+            search_prepare(e->search);
+    }
+    say(e, "readyok");
+    return UGI_OK;
+}
+
+static int cmd_newgame(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    if (refuse_if_busy(e, "uginewgame"))
+        return UGI_ERROR;
+    search_clear(e->search);
+    if (!e->caps.sync_search) {
+        warm_up(e);
+        search_prepare(e->search);
+    }
+    return UGI_OK;
+}
+
+/* Joins tokens tok[from..to) with single spaces into buf; -1 if too long. */
+static int join_tokens(char **tok, int from, int to, char *buf, size_t len)
+{
+    size_t j = 0;
+    buf[0] = '\0';
+    for (int i = from; i < to; i++) {
+        size_t tl = strlen(tok[i]);
+        if (j + tl + 2 > len)
+            return -1;
+        if (j)
+            buf[j++] = ' ';
+        memcpy(buf + j, tok[i], tl);
+        j += tl;
+        buf[j] = '\0';
+    }
+    return 0;
+}
+
+static int cmd_setoption(Engine *e, char **tok, int n)
+{
+    char name[256], value[1024], err[256];
+    int iname = -1, ivalue = -1;
+    for (int i = 1; i < n; i++) {
+        if (iname < 0 && strcasecmp(tok[i], "name") == 0)
+            iname = i;
+        else if (iname >= 0 && ivalue < 0 && strcasecmp(tok[i], "value") == 0)
+            ivalue = i;
+    }
+    if (iname != 1 || iname + 1 >= (ivalue < 0 ? n : ivalue)) {
+        engine_error(e, "usage: setoption name <name> [value <value>]");
+        return UGI_ERROR;
+    }
+    if (join_tokens(tok, iname + 1, ivalue < 0 ? n : ivalue, name, sizeof name) != 0 ||
+        (ivalue >= 0 && join_tokens(tok, ivalue + 1, n, value, sizeof value) != 0)) {
+        engine_error(e, "setoption: name or value too long");
+        return UGI_ERROR;
+    }
+    if (refuse_if_busy(e, "setoption"))
+        return UGI_ERROR;
+
+    GameSetting gs = {e->game, e->opt};
+    /* First a dry run (no Search) so a bad value changes nothing. */
+    int kind = apply_option(&gs, NULL, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err);
+    if (kind < 0) {
+        engine_error(e, "%s", err);
+        return UGI_ERROR;
+    }
+    if (kind == 2) {
+        if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err) < 0) {
+            engine_error(e, "%s", err);
+            return UGI_ERROR;
+        }
+        return UGI_OK;
+    }
+    /* A game option: the game's start position under the new options. */
+    unsigned char pos[POS_MAX_BYTES];
+    char why[256] = "";
+    if (gs.game->init(pos, &gs.opt, why, sizeof why) != 0) {
+        engine_error(e, "%s: %s", gs.game->name, why[0] ? why : "cannot set up these options");
+        return UGI_ERROR;
+    }
+    e->game = gs.game;
+    e->opt = gs.opt;
+    memcpy(e->pos, pos, gs.game->pos_size);
+    history_clear(&e->hist);
+    return UGI_OK;
+}
+
+static int cmd_position(Engine *e, char **tok, int n)
+{
+    Built b;
+    char err[512];
+    history_init(&b.hist);
+    if (build_position(e->game, &e->opt, tok + 1, n - 1, &b, err, sizeof err) != 0) {
+        history_free(&b.hist);
+        engine_error(e, "%s", err);
+        return UGI_ERROR;
+    }
+    memcpy(e->pos, b.pos, e->game->pos_size);
+    history_free(&e->hist);
+    e->hist = b.hist;
+    return UGI_OK;
+}
+
+static void perft_line(void *ctx, const char *line)
+{
+    say((Engine *)ctx, "%s", line);
+}
+
+static int do_perft(Engine *e, const char *arg, const char *cmd)
+{
+    int64_t depth;
+    char tmp[64];
+    int cap = e->caps.max_perft > 0 ? e->caps.max_perft : PERFT_MAX_DEPTH;
+    if (!arg || parse_i64(arg, &depth) != 0 || depth < 0 || depth > cap) {
+        engine_error(e, "%s needs a depth in 0..%d%s%s", cmd, cap, arg ? ", not " : "",
+                     arg ? echo(arg, tmp, sizeof tmp) : "");
+        return UGI_ERROR;
+    }
+    if (refuse_if_busy(e, cmd))
+        return UGI_ERROR;
+    unsigned char pos[POS_MAX_BYTES];
+    memcpy(pos, e->pos, e->game->pos_size);
+    perft_divide(e->game, pos, (int)depth, 1, perft_line, e);
+    return UGI_OK;
+}
+
+static int cmd_perft(Engine *e, char **tok, int n)
+{
+    if (n > 2) {
+        engine_error(e, "usage: perft <depth>");
+        return UGI_ERROR;
+    }
+    return do_perft(e, n > 1 ? tok[1] : NULL, "perft");
+}
+
+static int cmd_go(Engine *e, char **tok, int n)
+{
+    char tmp[64];
+    if (n >= 2 && strcasecmp(tok[1], "perft") == 0) {
+        if (n > 3) {
+            engine_error(e, "usage: go perft <depth>");
+            return UGI_ERROR;
+        }
+        return do_perft(e, n > 2 ? tok[2] : NULL, "go perft");
+    }
+    SearchLimits lim;
+    search_limits_init(&lim);
+    for (int i = 1; i < n; i++) {
+        const char *k = tok[i];
+        if (strcasecmp(k, "infinite") == 0) {
+            lim.infinite = 1;
+            continue;
+        }
+        static const char *const keys[] = {"p1time", "p2time", "p1inc", "p2inc", "wtime",
+                                           "btime", "winc", "binc", "movestogo", "movetime",
+                                           "depth", "nodes"};
+        int which = -1;
+        for (int j = 0; j < 12; j++)
+            if (strcasecmp(k, keys[j]) == 0)
+                which = j;
+        if (which < 0) {
+            engine_error(e, "go: unknown parameter '%s'", echo(k, tmp, sizeof tmp));
+            return UGI_ERROR;
+        }
+        int64_t v;
+        if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0) {
+            engine_error(e, "go: %s needs an integer", keys[which]);
+            return UGI_ERROR;
+        }
+        i++;
+        /* Clocks may run below zero in some GUIs: count that as no time. */
+        if (which < 8) {
+            if (v < 0)
+                v = 0;
+        } else if (v < 0 || (which == 10 && v > 1000) || (which == 8 && v > 100000)) {
+            engine_error(e, "go: %s out of range: %" PRId64, keys[which], v);
+            return UGI_ERROR;
+        }
+        switch (which) {
+        case 0: case 4: lim.time[SIDE_P1] = v; break;
+        case 1: case 5: lim.time[SIDE_P2] = v; break;
+        case 2: case 6: lim.inc[SIDE_P1] = v; break;
+        case 3: case 7: lim.inc[SIDE_P2] = v; break;
+        case 8: lim.movestogo = (int)v; break;
+        case 9: lim.movetime = v; break;
+        case 10: lim.depth = (int)v; break;
+        default: lim.nodes = (uint64_t)v; break;
+        }
+    }
+    if (refuse_if_busy(e, "go"))
+        return UGI_ERROR;
+
+    /* A finished game or no legal move: nothing to search. */
+    int nm;
+    Move *moves = legal_moves(e->game, e->pos, &nm);
+    free(moves);
+    if (nm <= 0 || full_result(e->game, e->pos, &e->opt, &e->hist) != RESULT_NONE) {
+        say(e, "bestmove 0000");
+        return UGI_OK;
+    }
+
+    Key *keys = NULL;
+    if (e->hist.len > 0) {
+        keys = malloc((size_t)e->hist.len * sizeof *keys);
+        if (!keys) {
+            engine_error(e, "go: out of memory");
+            return UGI_ERROR;
+        }
+        memcpy(keys, e->hist.keys, (size_t)e->hist.len * sizeof *keys);
+    }
+    e->job_game = e->game;
+    e->job_opt = e->opt;
+    memcpy(e->job_pos, e->pos, e->game->pos_size);
+    e->job_keys = keys;
+    e->job_nkeys = e->hist.len;
+    e->job_limits = lim;
+    int stm = e->game->side_to_move(e->pos);
+    e->job_unbounded = lim.infinite || !(lim.depth > 0 || lim.nodes > 0 || lim.movetime > 0 ||
+                                         lim.time[stm] >= 0);
+    if (job_start(e) != 0) {
+        engine_error(e, "go: cannot start the search thread");
+        return UGI_ERROR;
+    }
+    return UGI_OK;
+}
+
+static int cmd_stop(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    atomic_store(&e->stop, 1);
+    return UGI_OK;
+}
+
+static int cmd_quit(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    engine_stop(e);
+    return UGI_QUIT;
+}
+
+static int cmd_query(Engine *e, char **tok, int n)
+{
+    if (n != 2) {
+        engine_error(e, "usage: query p1turn|gameover|result");
+        return UGI_ERROR;
+    }
+    int r = full_result(e->game, e->pos, &e->opt, &e->hist);
+    if (strcasecmp(tok[1], "p1turn") == 0)
+        say(e, "response %s", e->game->side_to_move(e->pos) == SIDE_P1 ? "true" : "false");
+    else if (strcasecmp(tok[1], "gameover") == 0)
+        say(e, "response %s", r != RESULT_NONE ? "true" : "false");
+    else if (strcasecmp(tok[1], "result") == 0)
+        say(e, "response %s", result_word(r));
+    else {
+        char tmp[64];
+        engine_error(e, "query: unknown question '%s'", echo(tok[1], tmp, sizeof tmp));
+        return UGI_ERROR;
+    }
+    return UGI_OK;
+}
+
+static int cmd_d(Engine *e, char **tok, int n)
+{
+    (void)tok;
+    if (n > 1) {
+        engine_error(e, "usage: d");
+        return UGI_ERROR;
+    }
+    char fen[FEN_MAX];
+    e->game->to_fen(e->pos, fen, sizeof fen);
+    int r = full_result(e->game, e->pos, &e->opt, &e->hist);
+    /* The game prints to a FILE: collect it, then send it as lines. */
+    char *text = NULL, opts[256];
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f) {
+        engine_error(e, "d: out of memory");
+        return UGI_ERROR;
+    }
+    e->game->print(e->pos, f, e->color);
+    describe_options(&e->opt, opts, sizeof opts);
+    fprintf(f, "Variant: %s\n", e->game->name);
+    fprintf(f, "Options: %s\n", opts);
+    fprintf(f, "History: %d earlier positions\n", e->hist.len);
+    fprintf(f, "Fen: %s\n", fen);
+    fprintf(f, "Key: %016" PRIX64 "\n", (uint64_t)e->game->key(e->pos));
+    fprintf(f, "Side to move: %s\n", e->game->side_to_move(e->pos) == SIDE_P1 ? "p1" : "p2");
+    if (r != RESULT_NONE)
+        fprintf(f, "Result: %s\n", result_word(r));
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        engine_error(e, "d: out of memory");
+        return UGI_ERROR;
+    }
+    say_text(e, text);
+    free(text);
+    return UGI_OK;
+}
+
+static int cmd_moves(Engine *e, char **tok, int n)
+{
+    (void)tok;
+    if (n > 1) {
+        engine_error(e, "usage: moves");
+        return UGI_ERROR;
+    }
+    int nm = 0;
+    Move *moves = NULL;
+    if (full_result(e->game, e->pos, &e->opt, &e->hist) == RESULT_NONE)
+        moves = legal_moves(e->game, e->pos, &nm);
+    size_t cap = (size_t)(nm > 0 ? nm : 1) * MOVE_STR_MAX + 1, len = 0;
+    char *line = malloc(cap);
+    if (!line) {
+        free(moves);
+        engine_error(e, "moves: out of memory");
+        return UGI_ERROR;
+    }
+    line[0] = '\0';
+    for (int i = 0; i < nm; i++) {
+        char text[MOVE_STR_MAX];
+        game_move_str(e->game, e->pos, moves[i], text, sizeof text);
+        len += (size_t)snprintf(line + len, cap - len, "%s%s", i ? " " : "", text);
+    }
+    say(e, "%s", line);
+    free(line);
+    free(moves);
+    return UGI_OK;
+}
+
+/* Value text of a solve() value. */
+static void value_text(int v, char *buf, size_t len)
+{
+    if (v > 0)
+        snprintf(buf, len, "win in %d plies", VALUE_WIN - v);
+    else if (v < 0)
+        snprintf(buf, len, "loss in %d plies", VALUE_WIN + v);
+    else
+        snprintf(buf, len, "draw");
+}
+
+static int cmd_solve(Engine *e, char **tok, int n)
+{
+    (void)tok;
+    const Game *g = e->game;
+    if (n > 1) {
+        engine_error(e, "usage: solve");
+        return UGI_ERROR;
+    }
+    if (!g->solve) {
+        engine_error(e, "solve: %s has no solver", g->name);
+        return UGI_ERROR;
+    }
+    if (refuse_if_busy(e, "solve"))
+        return UGI_ERROR;
+    int r = full_result(g, e->pos, &e->opt, &e->hist);
+    if (r != RESULT_NONE) {
+        say(e, "Result: %s", result_word(r));
+        return UGI_OK;
+    }
+    int value;
+    Move best;
+    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    memcpy(pos, e->pos, g->pos_size);
+    if (!g->solve(pos, &value, &best)) {
+        engine_error(e, "solve: the value of this position is unknown");
+        return UGI_ERROR;
+    }
+    char text[MOVE_STR_MAX], vt[64];
+    value_text(value, vt, sizeof vt);
+    game_move_str(g, pos, best, text, sizeof text);
+    say(e, "Value: %s", vt);
+    say(e, "Best: %s", text);
+    int nm;
+    Move *moves = legal_moves(g, pos, &nm);
+    int me = g->side_to_move(pos);
+    for (int i = 0; i < nm; i++) {
+        game_move_str(g, pos, moves[i], text, sizeof text);
+        g->make(pos, moves[i], undo);
+        int cv;
+        Move cb;
+        int child_r = g->result(pos);
+        int known = 1;
+        if (child_r != RESULT_NONE) {
+            int mine = me == SIDE_P1 ? RESULT_P1_WIN : RESULT_P2_WIN;
+            cv = child_r == RESULT_DRAW ? 0 : child_r == mine ? VALUE_WIN - 1 : -(VALUE_WIN - 1);
+        } else if (g->solve(pos, &cv, &cb)) {
+            int same = g->side_to_move(pos) == me;
+            if (cv > 0)
+                cv = same ? cv - 1 : -(cv - 1);
+            else if (cv < 0)
+                cv = same ? cv + 1 : -(cv + 1);
+        } else {
+            known = 0;
+            cv = 0;
+        }
+        g->unmake(pos, moves[i], undo);
+        if (known)
+            value_text(cv, vt, sizeof vt);
+        else
+            snprintf(vt, sizeof vt, "unknown");
+        say(e, "%s: %s", text, vt);
+    }
+    free(moves);
+    return UGI_OK;
+}
+
+static int cmd_help(Engine *e, char **tok, int n)
+{
+    (void)tok; (void)n;
+    static const char *const lines[] = {
+        "morelli speaks UGI (and UCI). Commands:",
+        "  ugi | uci                      identify, list options, ugiok/uciok",
+        "  isready                        readyok",
+        "  setoption name <N> value <V>   set an option (names case-insensitive)",
+        "  uginewgame | ucinewgame        forget search memory",
+        "  position startpos|fen <fen> [moves <m>...]",
+        "  go [p1time p2time p1inc p2inc wtime btime winc binc movestogo",
+        "     movetime depth nodes <n>] [infinite]   search, then bestmove",
+        "  go perft <n> | perft <n>       leaf counts per move",
+        "  stop | quit                    stop the search / leave",
+        "  query p1turn|gameover|result   response ...",
+        "  d                              show the position",
+        "  moves                          legal moves",
+        "  bench [depth]                  fixed search of the bench positions",
+        "  solve                          exact values (games with a solver)",
+        "  help                           this text",
+        "Command line: morelli [--Name=Value ...] [command words ...]",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        say(e, "%s", lines[i]);
+    return UGI_OK;
+}
+
+typedef struct Command {
+    const char *name;
+    Handler run;
+} Command;
+
+static const Command commands[] = {
+    {"ugi", cmd_ugi},
+    {"uci", cmd_uci},
+    {"isready", cmd_isready},
+    {"setoption", cmd_setoption},
+    {"uginewgame", cmd_newgame},
+    {"ucinewgame", cmd_newgame},
+    {"position", cmd_position},
+    {"go", cmd_go},
+    {"stop", cmd_stop},
+    {"quit", cmd_quit},
+    {"query", cmd_query},
+    {"d", cmd_d},
+    {"moves", cmd_moves},
+    {"perft", cmd_perft},
+    {"bench", cmd_bench},
+    {"solve", cmd_solve},
+    {"help", cmd_help},
+};
+#define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
+
+Handler command_handler(const char *word)
+{
+    for (int i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(word, commands[i].name) == 0)
+            return commands[i].run;
+    return NULL;
+}

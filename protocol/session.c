@@ -1,0 +1,388 @@
+/*
+ * session.c -- the Engine: its creation, the writer, the one-line core
+ * engine_input(), and the search job with the one seam to threads.
+ *
+ * Threads: the reader (whoever calls engine_input) and at most one search
+ * thread.  The search thread works on its own copy of the position, the
+ * options and the history keys, so the reader may go on answering `isready`,
+ * `query`, `d` or even `position` while it runs.  Anything that touches the
+ * Search itself (go, setoption, uginewgame, bench, perft, solve) waits until
+ * a search with limits has finished, and is refused during `go infinite`.
+ * Every output line goes through say(), which holds e->out_lock.
+ *
+ * job_start() is the only place a thread is created.  Built with
+ * -DUGI_NO_THREADS (a WebAssembly build without threads) it runs the job in
+ * the caller instead, and `go` returns after its bestmove line.
+ */
+#include "ugi_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+
+void say(Engine *e, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    char *line = small;
+    if (len >= (int)sizeof small) {
+        line = malloc((size_t)len + 1);
+        if (!line)
+            return;
+        va_start(ap, fmt);
+        vsnprintf(line, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    pthread_mutex_lock(&e->out_lock);
+    e->write(e->write_ctx, len < 0 ? "" : line);
+    pthread_mutex_unlock(&e->out_lock);
+    if (line != small)
+        free(line);
+}
+
+void say_text(Engine *e, const char *text)
+{
+    pthread_mutex_lock(&e->out_lock);
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        char *line = malloc(n + 1);
+        if (line) {
+            memcpy(line, text, n);
+            line[n] = '\0';
+            e->write(e->write_ctx, line);
+            free(line);
+        }
+        text += n + (nl != NULL);
+    }
+    pthread_mutex_unlock(&e->out_lock);
+}
+
+void engine_error(Engine *e, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    e->errors++;
+    say(e, "info string error: %s", msg);
+}
+
+int engine_errors(const Engine *e) { return atomic_load(&e->errors); }
+
+/* The writer of engine_new(): lines to a FILE, each flushed. */
+static void write_file(void *ctx, const char *line)
+{
+    FILE *out = ctx;
+    fputs(line, out);
+    fputc('\n', out);
+    fflush(out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers of the protocol's files                                     */
+
+const char *echo(const char *s, char *buf, size_t len)
+{
+    size_t j = 0, i = 0;
+    for (; s[i] && j + 4 < len && i < 40; i++)
+        buf[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    if (s[i] && j + 4 < len) {
+        memcpy(buf + j, "...", 3);
+        j += 3;
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
+int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int parse_i64(const char *s, int64_t *v)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end || end == s || isspace((unsigned char)*s))
+        return -1;
+    *v = (int64_t)x;
+    return 0;
+}
+
+int parse_bool(const char *s, int *v)
+{
+    if (strcasecmp(s, "true") == 0)
+        *v = 1;
+    else if (strcasecmp(s, "false") == 0)
+        *v = 0;
+    else
+        return -1;
+    return 0;
+}
+
+const char *result_word(int r)
+{
+    switch (r) {
+    case RESULT_P1_WIN: return "p1win";
+    case RESULT_P2_WIN: return "p2win";
+    case RESULT_DRAW: return "draw";
+    default: return "none";
+    }
+}
+
+int full_result(const Game *g, const void *pos, const GameOptions *o, const History *h)
+{
+    return history_result(g, pos, o, h->keys, h->len);
+}
+
+Move *legal_moves(const Game *g, const void *pos, int *n)
+{
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    *n = moves ? g->gen_moves(pos, moves) : 0;
+    return moves;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The search job                                                            */
+
+static void emit_line(void *ctx, const char *line)
+{
+    say((Engine *)ctx, "%s", line);
+}
+
+/* Runs the job and checks the move is legal; the bestmove line into line. */
+static void run_job(Engine *e, char *line, size_t len)
+{
+    SearchResult res;
+    memset(&res, 0, sizeof res);
+    Move best = search_go(e->search, e->job_game, e->job_pos, &e->job_opt, e->job_keys,
+                          e->job_nkeys, &e->job_limits, &e->stop, emit_line, e, &res);
+    int n;
+    Move *moves = legal_moves(e->job_game, e->job_pos, &n);
+    int ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = moves[i] == best;
+    if (!ok && n > 0) {
+        char text[MOVE_STR_MAX];
+        snprintf(text, sizeof text, "%" PRIu32, best);
+        engine_error(e, "search returned no legal move (%s); playing the first legal move",
+                     text);
+        best = moves[0];
+    }
+    char text[MOVE_STR_MAX];
+    game_move_str(e->job_game, e->job_pos, n > 0 ? best : MOVE_NONE, text, sizeof text);
+    free(moves);
+    snprintf(line, len, "bestmove %s", text);
+}
+
+/* The job in the caller: its bestmove line, its keys freed. */
+static void job_run_here(Engine *e)
+{
+    char line[MOVE_STR_MAX + 16];
+    run_job(e, line, sizeof line);
+    say(e, "%s", line);
+    free(e->job_keys);
+    e->job_keys = NULL;
+}
+
+#ifndef UGI_NO_THREADS
+static void *search_thread(void *arg)
+{
+    Engine *e = arg;
+    char line[MOVE_STR_MAX + 16];
+    run_job(e, line, sizeof line);
+    /* Done before the bestmove line leaves: whoever reads it may send go at
+     * once, and must find the searcher free (search_busy joins us). */
+    atomic_store(&e->done, 1);
+    say(e, "%s", line);
+    return NULL;
+}
+#endif
+
+int job_start(Engine *e)
+{
+    atomic_store(&e->stop, 0);
+    atomic_store(&e->done, 0);
+    if (e->caps.sync_search) {
+        e->job_limits.infinite = 0;
+        e->job_limits.movetime = 0;
+        e->job_limits.time[0] = e->job_limits.time[1] = -1;
+        e->job_limits.depth = 1;
+        e->job_limits.nodes = 200;
+        job_run_here(e);
+        return 0;
+    }
+#ifdef UGI_NO_THREADS
+    job_run_here(e);
+    return 0;
+#else
+    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+        free(e->job_keys);
+        e->job_keys = NULL;
+        return -1;
+    }
+    e->thread_live = 1;
+    return 0;
+#endif
+}
+
+static void search_join(Engine *e)
+{
+    if (e->thread_live) {
+        pthread_join(e->thread, NULL);
+        e->thread_live = 0;
+    }
+    free(e->job_keys);
+    e->job_keys = NULL;
+    e->job_nkeys = 0;
+}
+
+int search_busy(Engine *e)
+{
+    if (e->thread_live && atomic_load(&e->done))
+        search_join(e);
+    return e->thread_live;
+}
+
+void engine_wait(Engine *e) { search_join(e); }
+
+void engine_stop(Engine *e)
+{
+    atomic_store(&e->stop, 1);
+    search_join(e);
+}
+
+/* As Stockfish does, so piped scripts run in order. */
+int refuse_if_busy(Engine *e, const char *cmd)
+{
+    if (!search_busy(e))
+        return 0;
+    /* After stop the search ends within milliseconds: wait for it too. */
+    if (!e->job_unbounded || atomic_load(&e->stop)) {
+        search_join(e);
+        return 0;
+    }
+    engine_error(e, "%s: an infinite search is running; send stop first", cmd);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The Engine                                                                */
+
+Engine *engine_open(EngineWrite write, void *ctx, int color, const EngineCaps *caps)
+{
+    Engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->write = write;
+    e->write_ctx = ctx;
+    e->color = color;
+    pthread_mutex_init(&e->out_lock, NULL);
+    if (caps)
+        e->caps = *caps;
+    else
+        e->caps = (EngineCaps){0, 0, 1, 0, 0};
+    e->game = game_list[0];
+    game_options_default(&e->opt);
+    history_init(&e->hist);
+    e->search = search_new();
+    char err[256];
+    if (!e->search || e->game->init(e->pos, &e->opt, err, sizeof err) != 0) {
+        if (e->search)
+            search_free(e->search);
+        pthread_mutex_destroy(&e->out_lock);
+        free(e);
+        return NULL;
+    }
+    atomic_init(&e->stop, 0);
+    atomic_init(&e->done, 0);
+    return e;
+}
+
+Engine *engine_new(FILE *out, const EngineCaps *caps)
+{
+    int fd = fileno(out);
+    return engine_open(write_file, out, fd >= 0 && isatty(fd), caps);
+}
+
+void engine_free(Engine *e)
+{
+    if (!e)
+        return;
+    engine_stop(e);
+    search_free(e->search);
+    history_free(&e->hist);
+    pthread_mutex_destroy(&e->out_lock);
+    free(e);
+}
+
+int engine_command(Engine *e, const char *line) { return engine_input(e, line, strlen(line)); }
+
+int engine_is_command(const char *word) { return command_handler(word) != NULL; }
+
+int engine_input(Engine *e, const char *line, size_t len)
+{
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    if (len > UGI_LINE_MAX) {
+        engine_error(e, "line longer than %d bytes", UGI_LINE_MAX);
+        return UGI_ERROR;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            engine_error(e, "line holds a control byte 0x%02x at column %zu", c, i + 1);
+            return UGI_ERROR;
+        }
+    }
+    char *copy = malloc(len + 1);
+    char **tok = malloc((len / 2 + 2) * sizeof *tok);
+    if (!copy || !tok) {
+        free(copy);
+        free(tok);
+        engine_error(e, "out of memory");
+        return UGI_ERROR;
+    }
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+        tok[n++] = t;
+    int rc = UGI_OK;
+    if (n > 0) {
+        Handler run = command_handler(tok[0]);
+        if (run) {
+            int errors = atomic_load(&e->errors);
+            rc = run(e, tok, n);
+            if (rc == UGI_OK && atomic_load(&e->errors) != errors)
+                rc = UGI_ERROR;
+        } else {
+            char tmp[64];
+            engine_error(e, "unknown command '%s' (try help)", echo(tok[0], tmp, sizeof tmp));
+            rc = UGI_ERROR;
+        }
+    }
+    free(tok);
+    free(copy);
+    return rc;
+}

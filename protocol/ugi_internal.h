@@ -1,0 +1,136 @@
+/*
+ * ugi_internal.h -- what the protocol's files share, not part of its API.
+ *
+ *   session.c    the Engine: creation, the output writer, the one-line core
+ *                engine_input(), the search job and the seam to its thread
+ *   options.c    the protocol's game options and the searchers' options:
+ *                check, apply, list
+ *   commands.c   the command handlers and their table
+ *   bench.c      the `bench` command
+ *
+ * Everything here is used by the reader's thread only, but say(),
+ * engine_error() and the atomics, which the search thread uses as well.
+ */
+#ifndef MORELLI_UGI_INTERNAL_H
+#define MORELLI_UGI_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "history.h"
+#include "search/search.h"
+#include "ugi.h"
+
+struct Engine {
+    /* The game being played. */
+    const Game *game;
+    GameOptions opt;
+    unsigned char pos[POS_MAX_BYTES];
+    History hist; /* keys of the positions before pos, oldest first */
+
+    Search *search;
+    EngineCaps caps;
+
+    /* The search job and the copy of everything it reads. */
+    pthread_t thread;
+    int thread_live;      /* a thread was started and not yet joined */
+    atomic_int stop;      /* set to stop the search */
+    atomic_int done;      /* set by the job after printing bestmove */
+    const Game *job_game;
+    GameOptions job_opt;
+    unsigned char job_pos[POS_MAX_BYTES];
+    Key *job_keys;
+    int job_nkeys;
+    SearchLimits job_limits;
+    int job_unbounded; /* infinite, or no limit that ends it by itself */
+
+    const Game *warm_game; /* the game whose solver tables are built */
+
+    /* The writer: every reply line goes to write(), under out_lock. */
+    EngineWrite write;
+    void *write_ctx;
+    int color; /* d may use ANSI colours */
+    pthread_mutex_t out_lock;
+    atomic_int errors;
+};
+
+/* --- session.c ------------------------------------------------------------ */
+
+/* One reply line (no '\n') through the writer. */
+void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text of several lines (each ended by '\n'; a last one may lack it) as
+ * consecutive reply lines, none of the search thread's between them. */
+void say_text(Engine *e, const char *text);
+
+/* A token as it may be echoed in an error: printable ASCII, at most 40
+ * characters (and "..." when cut). */
+const char *echo(const char *s, char *buf, size_t len);
+/* A whole decimal integer (optional sign) into *v; 0 or -1. */
+int parse_i64(const char *s, int64_t *v);
+/* true/false (any case) into *v; 0 or -1. */
+int parse_bool(const char *s, int *v);
+/* p1win, p2win, draw or none. */
+const char *result_word(int r);
+int64_t now_ms(void);
+
+/* The legal move list of pos into moves (malloc'd), count in *n. */
+Move *legal_moves(const Game *g, const void *pos, int *n);
+/* The game's result counting repetitions and the MoveRule. */
+int full_result(const Game *g, const void *pos, const GameOptions *o, const History *h);
+
+/* Starts the job set up in e->job_* (the bestmove line follows when it
+ * ends). 0, or -1 when no thread could be started. */
+int job_start(Engine *e);
+/* Non-zero while a search runs; joins a finished one. */
+int search_busy(Engine *e);
+/* Commands that use the Search wait for a search with limits to finish;
+ * during an unbounded one they print an error and return 1. */
+int refuse_if_busy(Engine *e, const char *cmd);
+
+/* --- options.c ------------------------------------------------------------ */
+
+/* What setoption changes for the game options: the game and its options. */
+typedef struct GameSetting {
+    const Game *game;
+    GameOptions opt;
+} GameSetting;
+
+/*
+ * Applies "Name=Value" to a game setting (protocol options) or, for the
+ * searchers' options, to search s (only when s != NULL, else only checked).
+ * value NULL: none given. Returns 1 for a game option, 2 for a search
+ * option, -1 on error (err filled).
+ */
+int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char *name,
+                 const char *value, char *err, size_t errlen);
+/* The `option name ...` lines of every option. */
+void list_options(Engine *e);
+/* The options as `d` shows them: "Name=Value ..." into buf. */
+void describe_options(const GameOptions *o, char *buf, size_t len);
+
+/* --- commands.c ----------------------------------------------------------- */
+
+typedef int (*Handler)(Engine *e, char **tok, int n);
+
+/* The handler of a command word, or NULL. */
+Handler command_handler(const char *word);
+
+/* A position with its history: what `position` builds before committing. */
+typedef struct Built {
+    unsigned char pos[POS_MAX_BYTES];
+    History hist;
+} Built;
+
+/* Builds "startpos [moves ...]" or "fen <fen ...> [moves ...]" (tok[0..n))
+ * for game g under options o into *b, whose hist is initialised and empty.
+ * 0, or -1 with err filled. */
+int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b,
+                   char *err, size_t errlen);
+
+/* --- bench.c -------------------------------------------------------------- */
+
+int cmd_bench(Engine *e, char **tok, int n);
+
+#endif
