@@ -78,6 +78,7 @@ typedef struct AbThread {
     int done_pv_len;
     int done_seldepth;
     int proven; /* the last iteration solved the root */
+    uint64_t reported; /* main thread: total nodes of the last info line */
 } AbThread;
 
 static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
@@ -506,6 +507,10 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
         return;
     char line[8192], sc[32], pv[7168];
     uint64_t nodes = total_nodes(ts, nthreads);
+    /* The last iteration's line already says it all when no node was
+     * searched since (the search ended after it): no second copy. */
+    int repeat = final && nodes == t->reported;
+    t->reported = nodes;
     int64_t ms = timeman_elapsed(&c->tm);
     uint64_t nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : 0;
     search_score_str(t->done_score, sc, sizeof sc);
@@ -515,7 +520,8 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
              t->done_depth, t->done_seldepth, sc, (unsigned long long)nodes,
              (unsigned long long)nps, (long long)ms, tt_hashfull(&c->s->tt),
              pv[0] ? " pv " : "", pv);
-    c->emit(c->ectx, line);
+    if (!repeat)
+        c->emit(c->ectx, line);
     if (final && t->proven) {
         snprintf(line, sizeof line, "info string solved: %s", sc);
         c->emit(c->ectx, line);
@@ -624,6 +630,7 @@ Move ab_go(SearchCtx *c, SearchResult *res)
             break;
         started = i;
     }
+    ts[0].reported = UINT64_MAX;
     if (ok)
         ab_iterate(&ts[0], started + 1, ts);
     atomic_store(&s->halt, 1);

@@ -556,9 +556,11 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
             break;
         if (l->depth > 0 && (r.depth_sum >= (uint64_t)l->depth * r.playouts || r.playouts >= depth_cap))
             break;
+        /* Every playout: a long one (13x13, cap 200 plies) on a starved
+         * thread takes milliseconds. */
+        if (timeman_soft_over(&c->tm, 1, 1))
+            break;
         if ((r.playouts & 15) == 0) {
-            if (timeman_soft_over(&c->tm, 1, 1))
-                break;
             if (c->emit && timeman_elapsed(&c->tm) >= next_report) {
                 mcts_report(&r, root, 0);
                 next_report += 1000;

@@ -37,6 +37,7 @@ void search_limits_init(SearchLimits *l)
     l->depth = 0;
     l->nodes = 0;
     l->infinite = 0;
+    l->start_ms = 0;
 }
 
 Search *search_new(void)

@@ -23,6 +23,7 @@ typedef struct SearchLimits {
     int depth;         /* 0 = none */
     uint64_t nodes;    /* 0 = none */
     int infinite;      /* search until stopped */
+    int64_t start_ms;  /* time_now_ms() when go was read (timeman.h); 0 = now */
 } SearchLimits;
 
 void search_limits_init(SearchLimits *l);

@@ -2,6 +2,9 @@
 
 #include <time.h>
 
+/* Wall ms between two looks at the thread's CPU time (a system call). */
+#define CPU_LOOK_MS 5
+
 int64_t time_now_ms(void)
 {
     struct timespec ts;
@@ -9,70 +12,133 @@ int64_t time_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Kept off every clock: the protocol's latency and our reaction time. */
+static int64_t thread_cpu_us(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Kept off a movetime: the searchers' reaction time. */
 static int64_t margin_for(int64_t avail)
 {
-    int64_t m = avail / 10;
-    if (m > 50)
-        m = 50;
-    if (m < 1)
-        m = 1;
-    return m;
+    return clamp(avail / 10, 1, 50);
+}
+
+/* The smaller of two budgets, -1 meaning none. */
+static int64_t tighter(int64_t a, int64_t b)
+{
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+int timeman_clock_missing(const SearchLimits *l, int side)
+{
+    int any = l->time[0] >= 0 || l->time[1] >= 0;
+    return any && (side < 0 || side > 1 || l->time[side] < 0);
+}
+
+int timeman_bounded(const SearchLimits *l)
+{
+    if (l->infinite)
+        return 0;
+    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[0] >= 0 ||
+           l->time[1] >= 0;
+}
+
+int timeman_starved(int64_t wall_ms, int64_t cpu_ms)
+{
+    return wall_ms >= TIME_STARVE_MIN_MS && cpu_ms * 2 < wall_ms;
+}
+
+void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_t *soft,
+                    int64_t *hard)
+{
+    *soft = *hard = -1;
+    if (l->infinite)
+        return;
+    int64_t lag = clamp(overhead_ms, 0, TIME_MAX_MS);
+    if (l->movetime > 0) {
+        int64_t mt = clamp(l->movetime, 1, TIME_MAX_MS);
+        *soft = *hard = clamp(mt - margin_for(mt) - lag, 1, TIME_MAX_MS);
+    }
+    if (timeman_clock_missing(l, side)) {
+        /* Somebody's clock, not ours: answer soon rather than never. */
+        int64_t least = TIME_MAX_MS;
+        for (int s = 0; s < 2; s++)
+            if (l->time[s] >= 0 && l->time[s] < least)
+                least = l->time[s];
+        int64_t t = clamp(least / 20, 1, TIME_NO_CLOCK_MS);
+        *soft = tighter(*soft, t);
+        *hard = tighter(*hard, t);
+        return;
+    }
+    if (side < 0 || side > 1 || l->time[side] < 0)
+        return;
+    int64_t left = clamp(l->time[side], 0, TIME_MAX_MS);
+    int64_t inc = clamp(l->inc[side], 0, TIME_MAX_MS);
+    /* Never planned: the last moves of a game far past the horizon, and
+     * the lag of every move, are paid from it. */
+    int64_t reserve = clamp(50 + 5 * lag + 5 * inc, 0, left / 2);
+    int64_t usable = clamp(left - reserve - lag, 1, TIME_MAX_MS);
+    int mtg = l->movestogo > 0 ? l->movestogo : 40; /* 0: sudden death */
+    if (mtg > 50)
+        mtg = 50;
+    int64_t s = usable / mtg + inc * 3 / 4;
+    int64_t h = s * 4;
+    /* Never more than a fifth of what is usable (90% with one move to go):
+     * an iteration that overruns the soft budget stops there, and the clock
+     * decays geometrically instead of running out. */
+    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 5 + inc / 2;
+    h = clamp(h, 1, clamp(cap, 1, usable));
+    s = clamp(s, 1, h);
+    *soft = tighter(*soft, s);
+    *hard = tighter(*hard, h);
 }
 
 void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms)
 {
-    tm->start_ms = time_now_ms();
-    tm->soft_ms = tm->hard_ms = -1;
-    if (l->infinite)
-        return;
-    if (l->movetime > 0) {
-        int64_t t = l->movetime - margin_for(l->movetime) - overhead_ms;
-        if (t < 1)
-            t = 1;
-        tm->soft_ms = tm->hard_ms = t;
-    }
-    if (side < 0 || side > 1 || l->time[side] < 0)
-        return;
-    int64_t left = l->time[side];
-    int64_t inc = l->inc[side] > 0 ? l->inc[side] : 0;
-    int64_t usable = left - margin_for(left) - overhead_ms;
-    if (usable < 1)
-        usable = 1;
-    int mtg = l->movestogo > 0 ? l->movestogo : 40;
-    if (mtg > 50)
-        mtg = 50;
-    int64_t soft = usable / mtg + inc * 3 / 4;
-    int64_t hard = soft * 4;
-    /* Never more than a fifth of what is left (90% with one move to go),
-     * never more than what is usable: an iteration that overruns the soft
-     * budget stops there, and the clock decays geometrically instead of
-     * running out. */
-    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 5 + inc / 2;
-    if (cap > usable)
-        cap = usable;
-    if (hard > cap)
-        hard = cap;
-    if (soft > hard)
-        soft = hard;
-    if (soft < 1)
-        soft = 1;
-    if (hard < 1)
-        hard = 1;
-    if (tm->hard_ms < 0 || hard < tm->hard_ms)
-        tm->hard_ms = hard;
-    if (tm->soft_ms < 0 || soft < tm->soft_ms)
-        tm->soft_ms = soft;
+    int64_t now = time_now_ms();
+    tm->start_ms = l->start_ms > 0 && l->start_ms <= now ? l->start_ms : now;
+    tm->cpu0_us = thread_cpu_us();
+    tm->next_look = TIME_STARVE_MIN_MS;
+    tm->starved = 0;
+    timeman_budget(l, side, overhead_ms, &tm->soft_ms, &tm->hard_ms);
 }
 
 int64_t timeman_elapsed(const TimeManager *tm) { return time_now_ms() - tm->start_ms; }
 
-int timeman_hard_over(const TimeManager *tm)
+/* Wall ms since go, with a look at the CPU time now and then. */
+static int64_t look(TimeManager *tm)
 {
-    return tm->hard_ms >= 0 && timeman_elapsed(tm) >= tm->hard_ms;
+    int64_t wall = timeman_elapsed(tm);
+    if (!tm->starved && wall >= tm->next_look && tm->cpu0_us >= 0) {
+        tm->next_look = wall + CPU_LOOK_MS;
+        int64_t cpu = thread_cpu_us();
+        if (cpu >= 0 && timeman_starved(wall, (cpu - tm->cpu0_us) / 1000))
+            tm->starved = 1;
+    }
+    return wall;
 }
 
-int timeman_soft_over(const TimeManager *tm, int num, int den)
+int timeman_hard_over(TimeManager *tm)
 {
-    return tm->soft_ms >= 0 && timeman_elapsed(tm) * den >= tm->soft_ms * num;
+    if (tm->hard_ms < 0)
+        return 0;
+    int64_t wall = look(tm);
+    return wall >= (tm->starved ? tm->hard_ms / 2 : tm->hard_ms);
+}
+
+int timeman_soft_over(TimeManager *tm, int num, int den)
+{
+    if (tm->soft_ms < 0)
+        return 0;
+    int64_t wall = look(tm);
+    int64_t soft = tm->starved ? tm->soft_ms / 2 : tm->soft_ms;
+    return wall * den >= soft * num;
 }

@@ -5,10 +5,18 @@
  *   soft: a searcher starts no new iteration (alpha-beta) or stops at a
  *         check point (MCTS) once this much time has passed;
  *   hard: the search is stopped wherever it is.
- * Both keep a safety margin off the clock so the engine never loses on
- * time: the margin covers the protocol's latency and the few milliseconds
- * the searchers need to notice the limit (they look at the clock every
- * TIME_CHECK_NODES nodes or a few playouts).
+ * Both count from the instant `go` was read (SearchLimits.start_ms, taken
+ * by the protocol's reader), not from the start of the search thread, which
+ * a busy machine may delay by hundreds of milliseconds.  Both keep time off
+ * the clock: MoveOverhead for the way to the GUI and back, a margin for the
+ * searchers' reaction, and under a clock a reserve that is never planned,
+ * so a game far longer than the time manager's horizon of 40 moves still
+ * has time left for its last moves.  docs/search.md gives the formulas.
+ *
+ * A search thread that gets less than half of the wall time as CPU time
+ * (the machine is overloaded) is starved: its nodes per second collapse,
+ * and what it is not given now it may not be given when it has to answer
+ * either.  From then on both budgets count half.
  */
 #ifndef MORELLI_TIMEMAN_H
 #define MORELLI_TIMEMAN_H
@@ -17,27 +25,54 @@
 
 #include "search.h"
 
+/* Alpha-beta's main thread looks at the clock every this many nodes. */
 #define TIME_CHECK_NODES 256
+/* Clock values (and movetime, increments, MoveOverhead) beyond this count
+ * as this: 30 days. */
+#define TIME_MAX_MS (30LL * 24 * 3600 * 1000)
+/* A `go` with clocks but none for the side to move: at most this long (and
+ * at most a twentieth of the smallest clock given). */
+#define TIME_NO_CLOCK_MS 100
+/* Starvation is judged only after this much wall time since `go`. */
+#define TIME_STARVE_MIN_MS 20
 
 typedef struct TimeManager {
-    int64_t start_ms; /* monotonic clock at the start */
-    int64_t soft_ms;  /* -1 = none */
-    int64_t hard_ms;  /* -1 = none */
+    int64_t start_ms;   /* monotonic clock when go was read */
+    int64_t soft_ms;    /* -1 = none */
+    int64_t hard_ms;    /* -1 = none */
+    int64_t cpu0_us;    /* the searching thread's CPU time at timeman_init() */
+    int64_t next_look;  /* wall ms (since start) of the next look at the CPU time */
+    int starved;        /* set once: the budgets count half */
 } TimeManager;
 
-/* Monotonic milliseconds. */
+/* Monotonic milliseconds (CLOCK_MONOTONIC): the time base of start_ms. */
 int64_t time_now_ms(void);
 
-/* Budgets for the side to move (SIDE_P1/SIDE_P2); infinite, depth- and
- * node-only searches get none. */
-/* overhead_ms (the MoveOverhead option) is taken off every movetime and
- * clock before the budgets are set: the time the move takes to travel
- * between the GUI and the engine, which the engine cannot see. */
+/*
+ * The budgets (ms from the reading of go; -1 = none) for the side to move
+ * (SIDE_P1/SIDE_P2) under limits l, with overhead_ms (the MoveOverhead
+ * option) taken off every movetime and clock.  Infinite, depth- and
+ * node-only searches get none.  Pure: no clock is read.
+ */
+void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_t *soft,
+                    int64_t *hard);
+/* Non-zero when l gives clocks, but none for side. */
+int timeman_clock_missing(const SearchLimits *l, int side);
+/* Non-zero when a search under l ends by itself (a time budget, a depth or
+ * a node limit); zero for `go infinite` and a `go` without any limit. */
+int timeman_bounded(const SearchLimits *l);
+/* Non-zero when a thread that got cpu_ms of CPU time in the wall_ms since
+ * go was read counts as starved. */
+int timeman_starved(int64_t wall_ms, int64_t cpu_ms);
+
+/* The budgets of timeman_budget(), counting from l->start_ms (from now when
+ * it is 0).  Call it in the thread that searches (its CPU time is watched). */
 void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms);
+/* Wall ms since go was read. */
 int64_t timeman_elapsed(const TimeManager *tm);
 /* Non-zero once the hard budget is spent. */
-int timeman_hard_over(const TimeManager *tm);
+int timeman_hard_over(TimeManager *tm);
 /* Non-zero once the fraction num/den of the soft budget is spent. */
-int timeman_soft_over(const TimeManager *tm, int num, int den);
+int timeman_soft_over(TimeManager *tm, int num, int den);
 
 #endif
