@@ -154,6 +154,18 @@ struct game {
     int (*reversible_plies)(const void *pos);
     /* Non-zero when the MoveRule option applies to this game. */
     int uses_move_rule;
+    /* Optional (NULL: callers filter gen_moves with move_is_noisy): exactly
+     * the moves of gen_moves for which move_is_noisy is true, without
+     * enumerating the others; returns the count (room for max_moves). */
+    int (*gen_noisy)(const void *pos, Move *moves);
+    /* Optional (NULL: callers look m up in gen_moves): is m, any value, a
+     * legal move of pos?  Lets a search try a stored move before it
+     * generates anything. */
+    int (*move_legal)(const void *pos, Move m);
+    /* Optional (NULL: playouts generate the moves and use playout_move):
+     * one legal move for a light playout, chosen without a move list;
+     * MOVE_NONE only when there is no legal move. */
+    Move (*playout_step)(const void *pos, uint64_t *rng);
 };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */

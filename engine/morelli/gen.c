@@ -47,7 +47,7 @@ unsigned morelli_captures(const MoPos *p, int s, int to)
 
 /* Does the move from -> to taking `caps` complete a frame of side s: an
  * orbit of the landing cell or of a captured stone all s's afterwards? */
-static int completes_frame(const MoPos *p, int s, int from, int to, unsigned caps)
+int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned caps)
 {
     const MoTables *t = mo_tables(p);
     Bits own = p->stones[s];
@@ -67,22 +67,25 @@ static int completes_frame(const MoPos *p, int s, int from, int to, unsigned cap
 }
 
 /* The empty cells that would complete a frame of side s by a stone landing
- * there alone: the fourth corner of an orbit whose other three are s's. */
+ * there alone: the fourth corner of an orbit whose other three are s's.
+ * A cell g of the frame bands qualifies when its three quarter turns are
+ * s's: sets S_k = { g : rot^k(g) is s's }, filled from s's stones. */
 static Bits frame_gaps(const MoPos *p, int s)
 {
     const MoTables *t = mo_tables(p);
-    const Bits *own = &p->stones[s];
-    Bits occ = bits_or(p->stones[0], p->stones[1]);
-    Bits gaps = {{0, 0, 0}};
-    for (int i = 0; i < t->norbits; i++) {
-        const Bits *orb = &t->orbit[t->orbit_cell[i]];
-        Bits miss = bits_andnot(*orb, *own);
-        if (bits_count(&miss) != 1)
-            continue;
-        Bits hole = bits_andnot(miss, occ);
-        gaps = bits_or(gaps, hole);
+    Bits own = bits_and(p->stones[s], t->frame_band);
+    if (bits_count(&own) < 3)
+        return (Bits){{0, 0, 0}};
+    Bits s1 = {{0, 0, 0}}, s2 = s1, s3 = s1;
+    while (bits_any(&own)) {
+        int a = bits_pop(&own);
+        int r1 = t->rot[a], r2 = t->rot[r1], r3 = t->rot[r2];
+        bits_set(&s3, r1); /* rot^3(r1) = a */
+        bits_set(&s2, r2);
+        bits_set(&s1, r3);
     }
-    return gaps;
+    Bits gaps = bits_and(bits_and(s1, s2), s3);
+    return bits_andnot(gaps, bits_or(p->stones[0], p->stones[1]));
 }
 
 
@@ -132,7 +135,7 @@ int morelli_gen(const MoPos *p, Move *moves)
             unsigned all = morelli_captures(p, s, to);
             if (!classic) {
                 Move m = MO_MAKE(from, to, all);
-                if (all ? may_enthrone && completes_frame(p, s, from, to, all)
+                if (all ? may_enthrone && morelli_completes_frame(p, s, from, to, all)
                         : bits_test(&gaps, to))
                     m |= MO_ENTHRONE;
                 moves[n++] = m;
@@ -144,7 +147,7 @@ int morelli_gen(const MoPos *p, Move *moves)
             do {
                 Move m = MO_MAKE(from, to, sub);
                 moves[n++] = m;
-                if (sub ? may_enthrone && completes_frame(p, s, from, to, sub)
+                if (sub ? may_enthrone && morelli_completes_frame(p, s, from, to, sub)
                         : bits_test(&gaps, to))
                     moves[n++] = m | MO_ENTHRONE;
                 sub = (sub - all) & all;
@@ -203,4 +206,135 @@ int mo_has_move(const MoPos *p)
             return 1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The noisy moves alone (captures, enthronements), target by target
+ * --------------------------------------------------------------------- */
+
+/* The empty cells (never the Throne) where a stone of side s landing
+ * would capture: next to an adverse stone with an own stone beyond;
+ * by_dir[d] the cells capturing in direction d (before the emptiness). */
+static Bits capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
+{
+    const MoTables *t = mo_tables(p);
+    Bits out = {{0, 0, 0}};
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = t->delta[d];
+        Bits c = bits_and(t->cap_from[d], bits_shift(p->stones[s ^ 1], -k));
+        by_dir[d] = bits_and(c, bits_shift(p->stones[s], -2 * k));
+        out = bits_or(out, by_dir[d]);
+    }
+    out = bits_andnot(out, *occ);
+    bits_clear(&out, t->centre);
+    return out;
+}
+
+/* The stones of side s that can land on the empty cell `to`: in each
+ * direction the nearest occupied cell, when it is an own stone of a band
+ * farther out (it slides back along the same line). */
+static Bits movers_to(const MoPos *p, int s, const Bits *occ, int to)
+{
+    const MoTables *t = mo_tables(p);
+    Bits out = {{0, 0, 0}};
+    for (int d = 0; d < MO_DIRS; d++) {
+        Bits blk = bits_and(t->ray[to][d], *occ);
+        if (!bits_any(&blk))
+            continue;
+        int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
+        if (t->band[b] > t->band[to] && bits_test(&p->stones[s], b))
+            bits_set(&out, b);
+    }
+    return out;
+}
+
+/* Appends the moves from -> to of side s that are noisy (standard: the one
+ * move when it captures or enthrones; classic: every capture subset with
+ * and without the enthronement it allows, and the bare enthronement). */
+static int noisy_landing(const MoPos *p, int s, int from, int to, unsigned all, int gap,
+                         Move *moves)
+{
+    const int may_enthrone = p->throne != s + 1;
+    int n = 0;
+    if (p->ruleset != RULESET_CLASSIC) {
+        Move m = MO_MAKE(from, to, all);
+        if (all ? may_enthrone && morelli_completes_frame(p, s, from, to, all) : gap)
+            m |= MO_ENTHRONE;
+        if (m != MO_MAKE(from, to, 0))
+            moves[n++] = m;
+        return n;
+    }
+    unsigned sub = 0;
+    do {
+        Move m = MO_MAKE(from, to, sub);
+        if (sub)
+            moves[n++] = m;
+        if (sub ? may_enthrone && morelli_completes_frame(p, s, from, to, sub) : gap)
+            moves[n++] = m | MO_ENTHRONE;
+        sub = (sub - all) & all;
+    } while (sub);
+    return n;
+}
+
+int morelli_gen_noisy(const MoPos *p, Move *moves)
+{
+    if (mo_placing(p))
+        return 0;
+    const int s = p->stm;
+    Bits occ = mo_occupied(p);
+    Bits gaps = {{0, 0, 0}};
+    if (p->throne != s + 1)
+        gaps = frame_gaps(p, s);
+    Bits by_dir[MO_DIRS];
+    Bits targets = bits_or(capture_targets(p, s, &occ, by_dir), gaps);
+    int n = 0;
+    while (bits_any(&targets)) {
+        int to = bits_pop(&targets);
+        unsigned all = 0;
+        for (int d = 0; d < MO_DIRS; d++)
+            all |= (unsigned)bits_test(&by_dir[d], to) << d;
+        int gap = bits_test(&gaps, to);
+        Bits from = movers_to(p, s, &occ, to);
+        while (bits_any(&from))
+            n += noisy_landing(p, s, bits_pop(&from), to, all, gap, moves + n);
+    }
+    return n;
+}
+
+/* Is m a legal move of p?  (Any 32-bit value: the search asks it of a
+ * transposition-table move before generating anything.) */
+int morelli_move_legal(const MoPos *p, Move m)
+{
+    const MoTables *t = mo_tables(p);
+    const int s = p->stm;
+    int to = MO_TO(m);
+    if (to >= t->cells)
+        return 0;
+    Bits occ = mo_occupied(p);
+    if (mo_placing(p))
+        return (m & ~(Move)0xFFu) == MO_PLACE && bits_test(&t->ring_mask, to) &&
+               !bits_test(&occ, to);
+    if (m & ~(MO_ENTHRONE | 0xFFFFFFu))
+        return 0;
+    int from = MO_FROM(m);
+    if (from >= t->cells || !bits_test(&p->stones[s], from) || t->band[from] < 2)
+        return 0;
+    Bits r = morelli_reach(t, &occ, from);
+    if (!bits_test(&r, to))
+        return 0;
+    unsigned all = morelli_captures(p, s, to), caps = MO_CAPS(m);
+    if (p->ruleset == RULESET_CLASSIC ? (caps & ~all) != 0 : caps != all)
+        return 0;
+    int en = 0;
+    if (p->throne != s + 1) {
+        if (caps)
+            en = morelli_completes_frame(p, s, from, to, caps);
+        else {
+            Bits gaps = frame_gaps(p, s);
+            en = bits_test(&gaps, to);
+        }
+    }
+    if (m & MO_ENTHRONE)
+        return en;
+    return p->ruleset == RULESET_CLASSIC || !en;
 }

@@ -191,6 +191,16 @@ static int mo_move_is_noisy(const void *pos, Move m)
     return (m & MO_PLACE) ? 0 : (MO_CAPS(m) != 0 || (m & MO_ENTHRONE) != 0);
 }
 
+static int mo_gen_noisy(const void *pos, Move *moves)
+{
+    return morelli_gen_noisy(pos, moves);
+}
+
+static int mo_move_legal(const void *pos, Move m)
+{
+    return morelli_move_legal(pos, m);
+}
+
 static uint64_t perft_rec(MoPos *p, int depth, int bulk)
 {
     if (bulk && depth == 1 && p->ruleset == RULESET_STANDARD)
@@ -300,4 +310,7 @@ const Game game_morelli = {
     .solve = NULL,
     .reversible_plies = NULL,
     .uses_move_rule = 0,
+    .gen_noisy = mo_gen_noisy,
+    .move_legal = mo_move_legal,
+    .playout_step = morelli_playout_step,
 };

@@ -64,6 +64,9 @@ typedef struct MoTables {
     Bits board;                  /* all cells of the board */
     Bits ring_mask;              /* the outer ring */
     Bits throne;                 /* the centre cell alone */
+    uint8_t rot[MO_CELLS];       /* the cell a quarter turn on: (x,y) -> (-y,x) */
+    Bits cap_from[MO_DIRS];      /* the cells c with cap[c][d] >= 0 */
+    Bits frame_band;             /* bands 1 .. outer-1: the cells of frames */
     int norbits;                 /* orbits of the inner bands 1 .. outer-1 */
     uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
 } MoTables;
@@ -155,6 +158,20 @@ static inline Bits bits_andnot(Bits a, Bits b)
 {
     return (Bits){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2]}};
 }
+/* The set moved k cells up the index (k < 0: down), |k| < 64; cells
+ * pushed past either end are lost. */
+static inline Bits bits_shift(Bits a, int k)
+{
+    if (k > 0)
+        return (Bits){{a.w[0] << k, (a.w[1] << k) | (a.w[0] >> (64 - k)),
+                       (a.w[2] << k) | (a.w[1] >> (64 - k))}};
+    if (k < 0) {
+        k = -k;
+        return (Bits){{(a.w[0] >> k) | (a.w[1] << (64 - k)),
+                       (a.w[1] >> k) | (a.w[2] << (64 - k)), a.w[2] >> k}};
+    }
+    return a;
+}
 /* Index of the lowest set bit of a non-empty set. */
 static inline int bits_lowest(const Bits *b)
 {
@@ -210,6 +227,17 @@ unsigned morelli_captures(const MoPos *p, int s, int to);
 int morelli_gen(const MoPos *p, Move *moves);
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
+/* The noisy moves of p alone (captures, enthronements): exactly the moves
+ * of morelli_gen that carry captures or MO_ENTHRONE, found from the
+ * target cells without enumerating the quiet moves; the count. */
+int morelli_gen_noisy(const MoPos *p, Move *moves);
+/* Is m (any value) a legal move of p? */
+int morelli_move_legal(const MoPos *p, Move m);
+/* Does the move from -> to of side s taking `caps` complete a frame (an
+ * orbit of the landing cell or of a captured stone all s's afterwards)? */
+int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned caps);
+/* playout.c: one move for a light MCTS playout, without a move list. */
+Move morelli_playout_step(const void *pos, uint64_t *rng);
 
 /* eval.c: the weights of the evaluation, in one table (MoWeight names
  * the entries) so that a tuner can change them. */

@@ -41,6 +41,7 @@ static void tables_fill(MoTables *t, int n)
         if (b == h)
             bits_set(&t->ring_mask, c);
         /* the orbit: quarter turns (x,y) -> (-y,x) */
+        t->rot[c] = (uint8_t)((x + h) * n + (h - y)); /* (x,y) -> (-y,x) */
         int ox = x, oy = y;
         for (int k = 0; k < 4; k++) {
             bits_set(&t->orbit[c], (oy + h) * n + (ox + h));
@@ -96,6 +97,11 @@ static void tables_fill(MoTables *t, int n)
         if (bits_lowest(&t->orbit[c]) == c)
             t->orbit_cell[t->norbits++] = (uint8_t)c;
     }
+    for (int d = 0; d < MO_DIRS; d++)
+        for (int c = 0; c < n * n; c++)
+            if (t->cap[c][d] >= 0)
+                bits_set(&t->cap_from[d], c);
+    t->frame_band = bits_andnot(bits_andnot(t->board, t->ring_mask), t->throne);
     for (int b = 0; b < 8; b++)
         for (int c = 0; c < n * n; c++)
             if (t->band[c] >= 1 && t->band[c] < b)

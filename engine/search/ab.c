@@ -218,10 +218,15 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
         alpha = stand;
     int best = stand;
     Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
-    int n = g->gen_moves(t->pos, mv), k = 0;
-    for (int i = 0; i < n; i++)
-        if (g->move_is_noisy(t->pos, mv[i]))
-            mv[k++] = mv[i];
+    int k = 0;
+    if (g->gen_noisy) {
+        k = g->gen_noisy(t->pos, mv);
+    } else {
+        int n = g->gen_moves(t->pos, mv);
+        for (int i = 0; i < n; i++)
+            if (g->move_is_noisy(t->pos, mv[i]))
+                mv[k++] = mv[i];
+    }
     for (int i = 0; i < k; i++) {
         Move m = mv[i];
         ab_make(t, m, ply);

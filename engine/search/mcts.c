@@ -320,14 +320,20 @@ static double playout(MctsRun *r)
             double p = 1.0 / (1.0 + exp(-v / 400.0));
             return g->side_to_move(r->pos) == SIDE_P1 ? p : 1.0 - p;
         }
-        int n = g->gen_moves(r->pos, r->moves);
-        if (n <= 0)
-            return 0.5;
         Move m;
-        if (!r->plain && g->playout_move)
-            m = g->playout_move(r->pos, r->moves, n, &r->t->rng);
-        else
-            m = r->moves[rng_below(&r->t->rng, (uint32_t)n)];
+        if (!r->plain && g->playout_step) {
+            m = g->playout_step(r->pos, &r->t->rng);
+            if (m == MOVE_NONE)
+                return 0.5;
+        } else {
+            int n = g->gen_moves(r->pos, r->moves);
+            if (n <= 0)
+                return 0.5;
+            if (!r->plain && g->playout_move)
+                m = g->playout_move(r->pos, r->moves, n, &r->t->rng);
+            else
+                m = r->moves[rng_below(&r->t->rng, (uint32_t)n)];
+        }
         g->make(r->pos, m, r->undo);
     }
 }

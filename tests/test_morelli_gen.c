@@ -1,0 +1,143 @@
+/*
+ * The generators the searches use in Morelli, checked against the full
+ * generator on every position of random games of every size, ruleset and
+ * setup (tests/data/morelli_gen.txt):
+ *   - gen_noisy gives exactly the moves of gen_moves that move_is_noisy
+ *     calls noisy (as sets);
+ *   - move_legal accepts every generated move and refuses every other
+ *     value tried (bit flips of legal moves, random values);
+ *   - playout_step plays a generated move.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "game.h"
+#include "testdata.h"
+
+static const Game *G = &game_morelli;
+
+static int cmp_move(const void *a, const void *b)
+{
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int in_list(const Move *sorted, int n, Move m)
+{
+    return bsearch(&m, sorted, (size_t)n, sizeof m, cmp_move) != NULL;
+}
+
+typedef struct Counts {
+    long positions, moves, noisy, probes;
+} Counts;
+
+static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rng, Counts *k)
+{
+    int n = G->gen_moves(pos, all);
+    int nn = G->gen_noisy(pos, noisy);
+    assert_true(nn >= 0 && nn <= n);
+    qsort(all, (size_t)n, sizeof *all, cmp_move);
+    qsort(noisy, (size_t)nn, sizeof *noisy, cmp_move);
+    int j = 0;
+    for (int i = 0; i < n; i++) {
+        if (!G->move_is_noisy(pos, all[i]))
+            continue;
+        if (j >= nn || noisy[j] != all[i]) {
+            char fen[FEN_MAX], text[MOVE_STR_MAX];
+            G->to_fen(pos, fen, sizeof fen);
+            G->move_to_str(pos, all[i], text, sizeof text);
+            print_error("noisy move %s missing or out of place in %s\n", text, fen);
+        }
+        assert_true(j < nn && noisy[j] == all[i]);
+        j++;
+    }
+    assert_int_equal(j, nn); /* nothing more than the noisy moves */
+    for (int i = 0; i < n; i++) {
+        assert_true(G->move_legal(pos, all[i]));
+        /* one bit flipped: legal only if that move is in the list too */
+        Move m = all[i] ^ ((Move)1 << rng_below(rng, 32));
+        assert_int_equal(G->move_legal(pos, m) != 0, in_list(all, n, m));
+        k->probes++;
+    }
+    for (int i = 0; i < 8; i++) {
+        Move m = (Move)rng_next(rng);
+        if (i & 1)
+            m &= 0x0100FFFFu; /* plausible cells, maybe the enthrone bit */
+        assert_int_equal(G->move_legal(pos, m) != 0, in_list(all, n, m));
+        k->probes++;
+    }
+    if (n > 0)
+        for (int i = 0; i < 4; i++)
+            assert_true(in_list(all, n, G->playout_step(pos, rng)));
+    else
+        assert_int_equal(G->playout_step(pos, rng), MOVE_NONE);
+    k->positions++;
+    k->moves += n;
+    k->noisy += nn;
+}
+
+static void test_generators_agree(void **state)
+{
+    (void)state;
+    assert_non_null(G->gen_noisy);
+    assert_non_null(G->move_legal);
+    assert_non_null(G->playout_step);
+    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    Move *all = malloc(sizeof(Move) * (size_t)G->max_moves);
+    Move *noisy = malloc(sizeof(Move) * (size_t)G->max_moves);
+    Move *pick = malloc(sizeof(Move) * (size_t)G->max_moves);
+    assert_true(all && noisy && pick);
+    char line[256], err[256];
+    FILE *f = td_open("morelli_gen.txt");
+    Counts k = {0, 0, 0, 0};
+    int rows = 0;
+    while (td_next_line(f, line, sizeof line, NULL)) {
+        GameOptions opt;
+        int games;
+        unsigned long long seed;
+        assert_int_equal(td_morelli_row(line, &opt, &games, &seed), 0);
+        if (td_sanitized() && games > 1)
+            games = 1;
+        uint64_t rng = seed;
+        for (int gi = 0; gi < games; gi++) {
+            opt.setup_seed = rng_next(&rng);
+            assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+            for (;;) {
+                check_position(pos, all, noisy, &rng, &k);
+                /* on to a random move; noisy ones half of the time, so
+                 * the games reach captures and frames */
+                int n = G->gen_moves(pos, pick);
+                if (n == 0)
+                    break;
+                int nn = G->gen_noisy(pos, noisy);
+                Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
+                                                         : pick[rng_below(&rng, (uint32_t)n)];
+                G->make(pos, m, undo);
+            }
+        }
+        rows++;
+    }
+    fclose(f);
+    free(all);
+    free(noisy);
+    free(pick);
+    print_message("%d rows: %ld positions, %ld moves (%ld noisy), %ld illegal-value probes\n",
+                  rows, k.positions, k.moves, k.noisy, k.probes);
+    assert_true(rows >= 30);
+    assert_true(k.positions > 1000);
+    assert_true(k.noisy > 1000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generators_agree),
+    };
+    return cmocka_run_group_tests_name("morelli_gen", tests, NULL, NULL);
+}
