@@ -1,7 +1,7 @@
 # morelli -- build, test, bench.
 #
 #   make            release engine: build/morelli (and build/match)
-#   make test       cmocka suite (installs libcmocka-dev when missing)
+#   make test       cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
@@ -57,26 +57,35 @@ $(1)_SUP  := $$(TEST_SUP:%.c=build/$(1)/%.o)
 $(1)_BINS := $$(TEST_SRC:tests/%.c=build/$(1)/bin/%)
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(BASE) $$(WARN) $(2) $$(CFLAGS) -c $$< -o $$@
-build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB)
+	$$(CC) $$(BASE) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@
+build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB) $$(wildcard build/cmocka.mk)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(2) $$^ -o $$@ -lcmocka $$(LDLIBS) $$(LDFLAGS)
+	$$(CC) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/morelli: build/$(1)/protocol/main.o $$($(1)_LIB)
 	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+build/$(1)/all: build/$(1)/morelli $$($(1)_BINS)
+	@:
+.PHONY: build/$(1)/all
 endef
 $(eval $(call FLAVOUR,test,$(TESTOPT)))
 $(eval $(call FLAVOUR,san,$(SANOPT)))
 
+# A compiler, then cmocka: from the system, or apt-get as root, or else fetched
+# into build/cmocka/ without root; that case writes build/cmocka.mk (the -I, -L
+# and rpath flags), read here by the sub-make that builds the tests.
+-include build/cmocka.mk
 cmocka:
-	@sh tests/ensure-cmocka.sh
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make cmocka"
 
 # Tests find the engine binary of their flavour in MORELLI_BIN.
-test: cmocka
-	@$(MAKE) --no-print-directory build/test/morelli $(test_BINS)
+test:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test"
+	@$(MAKE) --no-print-directory build/test/all
 	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(test_BINS)
 
-sanitize: cmocka
-	@$(MAKE) --no-print-directory build/san/morelli $(san_BINS)
+sanitize:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make sanitize"
+	@$(MAKE) --no-print-directory build/san/all
 	@MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		MORELLI_SANITIZE=1 sh tests/run.sh $(san_BINS)
 
