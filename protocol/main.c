@@ -9,13 +9,15 @@
  *
  * Words are cut into commands at every command name, except `moves` inside
  * `position` and `perft` right after `go`.  With only options, the
- * conversation on stdin follows.  The exit status is 1 when a command-line
- * word failed.
+ * conversation on stdin follows; started by hand at a terminal, it first says
+ * on stderr what it is (nothing new on a pipe, for GUIs and match runners).
+ * The exit status is 1 when a command-line word failed.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ugi.h"
 
@@ -58,6 +60,9 @@ static int run_stdin(Engine *e)
     size_t cap = 0;
     int over;
     long len;
+    if (isatty(STDIN_FILENO))
+        fprintf(stderr, "morelli: a UGI game engine (Morelli, Nine Men's Morris, Fano330-R-Morris); "
+                        "type help for the commands, quit to leave\n");
     while ((len = read_line(stdin, &buf, &cap, &over)) >= 0) {
         if (over) {
             engine_error(e, "line longer than %d bytes ignored", UGI_LINE_MAX);
