@@ -5,6 +5,7 @@
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
+#   make doccheck   runs the commands README.md and docs/ show, as written
 #   make tools      the tuning tools: build/eval_tune, build/search_tune
 #   make clean
 
@@ -97,6 +98,10 @@ bench: all build/speed
 run: all
 	@build/match --demo
 
+# Every short command of README.md and docs/*.md, run as written (tests/doccheck.pl).
+doccheck: all
+	@perl tests/doccheck.pl
+
 clean:
 	rm -rf build
 
@@ -129,5 +134,5 @@ fuzz: $(FUZZ_BINS)
 build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
-.PHONY: all test sanitize bench run clean cmocka tools
+.PHONY: all test sanitize bench run clean cmocka tools doccheck
 -include $(shell find build -name '*.d' 2>/dev/null)
