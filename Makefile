@@ -7,6 +7,9 @@
 #   make run        a short engine-vs-engine game on the terminal
 #   make doccheck   runs the commands README.md and docs/ show, as written
 #   make tools      the tuning tools: build/eval_tune, build/search_tune
+#   make web        the page in build/web/ (engine in WebAssembly; docs/web.md)
+#   make web-serve  serve it on http://127.0.0.1:8000/
+#   make test-web   play the page in Debian's chromium (tests/web/)
 #   make clean
 
 CC       ?= cc
@@ -104,6 +107,55 @@ doccheck: all
 
 clean:
 	rm -rf build
+
+# --- the web page (docs/web.md) ---------------------------------------------
+# The engine compiled by clang for wasm32-wasi with Debian's wasi-libc
+# (packages clang lld wasi-libc libclang-rt-dev-wasm32, installed by
+# protocol/web/ensure-wasm.sh), no threads, plus the static page.
+WEB_CC    ?= clang
+WEB_PORT  ?= 8000
+WEB_FLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -Iprotocol/web/compat \
+             -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN)
+WEB_SRC   := $(filter-out protocol/bench_data.c,$(filter engine/% protocol/%,$(LIB_SRC))) \
+             protocol/web/wasm_main.c
+WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o
+WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html protocol/web/*.css protocol/web/*.js)))
+
+web: web-tools build/web/morelli.wasm $(WEB_FILES)
+
+web-tools:
+	@sh protocol/web/ensure-wasm.sh
+
+build/web/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
+
+# bench/positions.txt as a C array (wasm has no .incbin).
+build/web/obj/bench_data.c: bench/positions.txt
+	@mkdir -p $(dir $@)
+	{ echo '#include "ugi.h"'; echo 'static const char text[] = {'; \
+	  od -An -v -tu1 $< | sed 's/  */,/g; s/^,//; s/$$/,/'; echo '0};'; \
+	  echo 'const char *bench_positions_text(void) { return text; }'; } > $@
+
+build/web/obj/bench_data.o: build/web/obj/bench_data.c
+	$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
+
+build/web/morelli.wasm: $(WEB_OBJ)
+	$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all
+
+build/web/%: protocol/web/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+web-serve: web
+	@echo "make web-serve: http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C ends it)"
+	cd build/web && python3 -m http.server $(WEB_PORT) --bind 127.0.0.1
+
+test-web: web
+	@sh tests/web/ensure-browser.sh
+	@node tests/web/test_web.js
+
+.PHONY: web web-tools web-serve test-web
 
 # --- fuzzing (clang's libFuzzer; see docs/protocol.md) ----------------------
 #   make fuzz                  build both harnesses, run each FUZZ_TIME seconds

@@ -361,8 +361,11 @@ static int cmd_go(Engine *e, char **tok, int n)
     int stm = e->game->side_to_move(e->pos);
     e->job_unbounded = lim.infinite || !(lim.depth > 0 || lim.nodes > 0 || lim.movetime > 0 ||
                                          lim.time[stm] >= 0);
-    if (job_start(e) != 0) {
-        engine_error(e, "go: cannot start the search thread");
+    int started = job_start(e);
+    if (started != 0) {
+        engine_error(e, "go: %s", started == -2 ? "no search thread here; give depth, nodes, "
+                                                  "movetime or a clock"
+                                                : "cannot start the search thread");
         return UGI_ERROR;
     }
     return UGI_OK;

@@ -232,6 +232,12 @@ int job_start(Engine *e)
         return 0;
     }
 #ifdef UGI_NO_THREADS
+    /* Nothing could send stop while it runs: refuse a job without an end. */
+    if (e->job_unbounded) {
+        free(e->job_keys);
+        e->job_keys = NULL;
+        return -2;
+    }
     job_run_here(e);
     return 0;
 #else

@@ -81,7 +81,8 @@ Move *legal_moves(const Game *g, const void *pos, int *n);
 int full_result(const Game *g, const void *pos, const GameOptions *o, const History *h);
 
 /* Starts the job set up in e->job_* (the bestmove line follows when it
- * ends). 0, or -1 when no thread could be started. */
+ * ends). 0, or -1 when no thread could be started, or -2 when built without
+ * threads and the job would not end by itself (infinite, or no limit). */
 int job_start(Engine *e);
 /* Non-zero while a search runs; joins a finished one. */
 int search_busy(Engine *e);
