@@ -151,9 +151,9 @@ web-serve: web
 	@echo "make web-serve: http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C ends it)"
 	cd build/web && python3 -m http.server $(WEB_PORT) --bind 127.0.0.1
 
-test-web: web
+test-web: web build/morelli
 	@sh tests/web/ensure-browser.sh
-	@node tests/web/test_web.js
+	@MORELLI_BIN=build/morelli node tests/web/test_web.js
 
 .PHONY: web web-tools web-serve test-web
 
