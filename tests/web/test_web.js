@@ -145,7 +145,8 @@ function nativeReplay(game, opts, s) {
 async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, name + ".png") });
-  if (process.env.WEB_DOCS === "1") await page.screenshot({ path: path.join("docs", "web-" + name + ".png") });
+  if (process.env.WEB_DOCS === "1")
+    await page.locator("#board-area").screenshot({ path: path.join("docs", "web-" + name + ".png") });
 }
 
 /* Plays random legal moves by clicks until the game ends (or maxPlies),
