@@ -30,12 +30,6 @@ int history_push(History *h, Key k)
     return 0;
 }
 
-void history_pop(History *h)
-{
-    if (h->len > 0)
-        h->len--;
-}
-
 int history_draw(const Game *g, const void *pos, const GameOptions *opt,
                  const Key *prev, int nprev)
 {

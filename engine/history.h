@@ -20,7 +20,6 @@ void history_free(History *h);
 void history_clear(History *h);
 /* Returns 0, or -1 when memory runs out (h unchanged). */
 int history_push(History *h, Key k);
-void history_pop(History *h);
 
 /*
  * The full result of pos: the game's own result(), else a draw by

@@ -35,7 +35,6 @@
 
 #include "game.h"
 
-#define MO_MAXN 13
 #define MO_CELLS 169
 #define MO_DIRS 8
 

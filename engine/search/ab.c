@@ -49,8 +49,7 @@ typedef struct AbThread {
     int id;
     pthread_t th;
     unsigned char *pos; /* the position being searched */
-    unsigned char *stack; /* copy-make: MAX_PLY + 1 positions, pos points in */
-    int copy_make;
+    unsigned char *stack; /* the one position buffer, pos points to it */
     unsigned char *undo; /* MAX_PLY undo records */
     Move *moves;         /* MAX_PLY lists of max_moves */
     int *order;          /* ordering scores beside moves */
@@ -124,23 +123,13 @@ static inline void ab_make(AbThread *t, Move m, int ply)
 {
     const Game *g = t->g;
     t->keys[t->nbase + ply] = g->key(t->pos);
-    if (t->copy_make) {
-        unsigned char *next = t->stack + (size_t)(ply + 1) * g->pos_size;
-        memcpy(next, t->pos, g->pos_size);
-        t->pos = next;
-        g->make(t->pos, m, t->undo);
-    } else {
-        g->make(t->pos, m, t->undo + (size_t)ply * g->undo_size);
-    }
+    g->make(t->pos, m, t->undo + (size_t)ply * g->undo_size);
 }
 
 static inline void ab_unmake(AbThread *t, Move m, int ply)
 {
     const Game *g = t->g;
-    if (t->copy_make)
-        t->pos = t->stack + (size_t)ply * g->pos_size;
-    else
-        g->unmake(t->pos, m, t->undo + (size_t)ply * g->undo_size);
+    g->unmake(t->pos, m, t->undo + (size_t)ply * g->undo_size);
 }
 
 static inline void pv_update(AbThread *t, int ply, Move m)
@@ -443,9 +432,8 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     t->g = g;
     t->id = id;
     size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
-    t->copy_make = c->s->ab_copy_make;
     if (!t->stack)
-        t->stack = malloc((size_t)(MAX_PLY + 2) * g->pos_size);
+        t->stack = malloc(g->pos_size);
     t->pos = t->stack;
     if (!t->undo)
         t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
@@ -510,27 +498,16 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
     SearchCtx *c = t->c;
     if (!c->emit)
         return;
-    char line[8192], sc[32], pv[7168];
     uint64_t nodes = total_nodes(ts, nthreads);
     /* The last iteration's line already says it all when no node was
      * searched since (the search ended after it): no second copy. */
     int repeat = final && nodes == t->reported;
     t->reported = nodes;
-    int64_t ms = timeman_elapsed(&c->tm);
-    uint64_t nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : 0;
-    search_score_str(t->done_score, sc, sizeof sc);
-    search_pv_str(c->g, c->root, t->done_pv, t->done_pv_len, pv, sizeof pv);
-    snprintf(line, sizeof line,
-             "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld hashfull %d%s%s",
-             t->done_depth, t->done_seldepth, sc, (unsigned long long)nodes,
-             (unsigned long long)nps, (long long)ms, tt_hashfull(&c->s->tt),
-             pv[0] ? " pv " : "", pv);
-    if (!repeat)
-        c->emit(c->ectx, line);
-    if (final && t->proven) {
-        snprintf(line, sizeof line, "info string solved: %s", sc);
-        c->emit(c->ectx, line);
-    }
+    search_info(c, &(SearchInfo){.depth = t->done_depth, .seldepth = t->done_seldepth,
+                                 .score = t->done_score, .nodes = nodes,
+                                 .hashfull = tt_hashfull(&c->s->tt), .pv = t->done_pv,
+                                 .npv = t->done_pv_len, .solved = final && t->proven,
+                                 .no_line = repeat});
 }
 
 /* Iterative deepening of one thread; only thread 0 reports and decides. */

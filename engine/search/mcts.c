@@ -475,24 +475,13 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
         pv[npv++] = t->edges[e].move;
         n = &t->nodes[t->edges[e].child];
     }
-    char line[4096], sc[32], pvs[3072];
-    search_score_str(score, sc, sizeof sc);
-    search_pv_str(c->g, c->root, pv, npv, pvs, sizeof pvs);
-    int64_t ms = timeman_elapsed(&c->tm);
-    uint64_t nps = ms > 0 ? r->playouts * 1000 / (uint64_t)ms : 0;
-    int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
     uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
     uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
-    snprintf(line, sizeof line,
-             "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld hashfull %d%s%s",
-             avg, r->seldepth, sc, (unsigned long long)r->playouts,
-             (unsigned long long)nps, (long long)ms, (int)(fn > fe ? fn : fe),
-             pvs[0] ? " pv " : "", pvs);
-    c->emit(c->ectx, line);
-    if (final && (n = &t->nodes[root])->proven) {
-        snprintf(line, sizeof line, "info string solved: %s", sc);
-        c->emit(c->ectx, line);
-    }
+    int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
+    search_info(c, &(SearchInfo){.depth = avg, .seldepth = r->seldepth, .score = score,
+                                 .nodes = r->playouts, .hashfull = (int)(fn > fe ? fn : fe),
+                                 .pv = pv, .npv = npv,
+                                 .solved = final && t->nodes[root].proven});
 }
 
 /* --- entry point ------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /*
  * search.c -- the front of the searchers: options, the Search object, the
- * solved-game shortcut and the dispatch to alpha-beta (ab.c) or MCTS
- * (mcts.c).
+ * solved-game shortcut, the random player and the dispatch to alpha-beta
+ * (ab.c) or MCTS (mcts.c).  Calls go one way: search.c -> ab.c, mcts.c ->
+ * score.c (what they share); nothing below calls back up.
  */
 #include "search.h"
 
@@ -162,73 +163,6 @@ void search_prepare(Search *s)
         mcts_prepare(s);
 }
 
-/* --- helpers shared by the searchers ------------------------------------ */
-
-int search_result_score(int result, int stm, int ply)
-{
-    if (result == RESULT_DRAW || result == RESULT_NONE)
-        return 0;
-    int winner = result == RESULT_P1_WIN ? SIDE_P1 : SIDE_P2;
-    return winner == stm ? SCORE_MATE - ply : -(SCORE_MATE - ply);
-}
-
-int search_eval(const Game *g, const void *pos)
-{
-    int v = g->evaluate(pos);
-    if (v > SCORE_MATE_BOUND - 1)
-        v = SCORE_MATE_BOUND - 1;
-    if (v < -(SCORE_MATE_BOUND - 1))
-        v = -(SCORE_MATE_BOUND - 1);
-    return v;
-}
-
-void search_score_str(int score, char *buf, size_t len)
-{
-    if (score >= SCORE_MATE_BOUND)
-        snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
-    else if (score <= -SCORE_MATE_BOUND)
-        snprintf(buf, len, "mate %d", -((SCORE_MATE + score + 1) / 2));
-    else
-        snprintf(buf, len, "cp %d", score);
-}
-
-int search_move_legal(const Game *g, const void *pos, Move m)
-{
-    if (m == MOVE_NONE || g->result(pos) != RESULT_NONE)
-        return 0;
-    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
-    if (!moves)
-        return 0;
-    int n = g->gen_moves(pos, moves), ok = 0;
-    for (int i = 0; i < n && !ok; i++)
-        ok = moves[i] == m;
-    free(moves);
-    return ok;
-}
-
-void search_pv_str(const Game *g, const void *pos, const Move *pv, int n, char *buf,
-                   size_t len)
-{
-    unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
-    char text[MOVE_STR_MAX];
-    size_t at = 0;
-    buf[0] = '\0';
-    memcpy(p, pos, g->pos_size);
-    for (int i = 0; i < n; i++) {
-        if (!search_move_legal(g, p, pv[i]))
-            break;
-        game_move_str(g, p, pv[i], text, sizeof text);
-        size_t tl = strlen(text);
-        if (at + tl + 2 > len)
-            break;
-        if (at)
-            buf[at++] = ' ';
-        memcpy(buf + at, text, tl + 1);
-        at += tl;
-        g->make(p, pv[i], undo);
-    }
-}
-
 /* --- the solved-game shortcut ------------------------------------------ */
 
 static int solved_score(int v)
@@ -267,15 +201,8 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
             return MOVE_NONE;
     }
     int score = solved_score(v);
-    if (c->emit) {
-        char line[256], sc[32], pv[MOVE_STR_MAX + 1];
-        search_score_str(score, sc, sizeof sc);
-        search_pv_str(g, c->root, &best, 1, pv, sizeof pv);
-        snprintf(line, sizeof line,
-                 "info depth 1 seldepth 1 score %s nodes 1 nps 0 time %lld hashfull 0 pv %s",
-                 sc, (long long)timeman_elapsed(&c->tm), pv);
-        c->emit(c->ectx, line);
-    }
+    search_info(c, &(SearchInfo){.depth = 1, .seldepth = 1, .score = score, .nodes = 1,
+                                  .pv = &best, .npv = 1});
     if (res) {
         res->best = best;
         res->score = score;
@@ -303,14 +230,7 @@ static Move random_go(SearchCtx *c, SearchResult *res)
     Move best = n > 0 ? moves[rng_below(&r, (uint32_t)n)] : MOVE_NONE;
     c->s->rng = r;
     free(moves);
-    if (c->emit) {
-        char line[256], pv[MOVE_STR_MAX + 1];
-        search_pv_str(g, c->root, &best, best != MOVE_NONE, pv, sizeof pv);
-        snprintf(line, sizeof line,
-                 "info depth 0 seldepth 0 score cp 0 nodes %d nps 0 time %lld hashfull 0 pv %s", n,
-                 (long long)timeman_elapsed(&c->tm), pv);
-        c->emit(c->ectx, line);
-    }
+    search_info(c, &(SearchInfo){.nodes = (uint64_t)n, .pv = &best, .npv = best != MOVE_NONE});
     if (res) {
         res->best = best;
         res->nodes = (uint64_t)n;

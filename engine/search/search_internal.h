@@ -1,7 +1,7 @@
 /*
  * search_internal.h -- what the two searchers (ab.c, mcts.c) share with the
  * front (search.c): the Search object, the context of one search_go() call
- * and small helpers for scores and info lines.  Not for use outside
+ * and the helpers of score.c for scores and info lines.  Not for use outside
  * engine/search/.
  */
 #ifndef MORELLI_SEARCH_INTERNAL_H
@@ -34,7 +34,6 @@ struct Search {
     int mcts_explore;  /* UCT exploration constant, in hundredths */
     int mcts_playout_cap; /* playout length cap for games that may not end */
     int64_t move_overhead; /* MoveOverhead option, ms off every clock */
-    int ab_copy_make;  /* 1: copy-make, 0: make/unmake (internal switch) */
     int ab_qs_plies;   /* quiescence depth cap, 0 = stand pat only (internal) */
     int ab_lmr;        /* late move reductions on (internal) */
     TT tt;             /* alpha-beta, allocated on first use */
@@ -76,6 +75,8 @@ static inline int search_should_stop(const SearchCtx *c)
            (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed));
 }
 
+/* --- score.c --- */
+
 /* Score of a finished game (RESULT_*) for the side stm, ply plies from the
  * root: SCORE_MATE - ply for a win, its negation for a loss, 0 a draw. */
 int search_result_score(int result, int stm, int ply);
@@ -89,5 +90,21 @@ void search_pv_str(const Game *g, const void *pos, const Move *pv, int n, char *
                    size_t len);
 /* Non-zero when m is a legal move of pos. */
 int search_move_legal(const Game *g, const void *pos, Move m);
+
+/* What an info line reports. */
+typedef struct SearchInfo {
+    int depth, seldepth, score; /* score: the side to move's view */
+    uint64_t nodes;             /* nodes, or MCTS playouts */
+    int hashfull;               /* permille */
+    const Move *pv;             /* from the root; may be cut at an illegal move */
+    int npv;
+    int solved;                 /* an "info string solved: <score>" line follows */
+    int no_line;                /* only that line (the info line was sent already) */
+} SearchInfo;
+
+/* Sends "info depth D seldepth S score cp N|mate N nodes N nps N time MS
+ * hashfull N pv ..." (nps and time from the search's clock) through the
+ * search's emit callback, when it has one. */
+void search_info(const SearchCtx *c, const SearchInfo *in);
 
 #endif
