@@ -25,6 +25,8 @@ void engine_proc_init(EngineProc *e)
     e->to_fd = e->from_fd = -1;
     e->len = 0;
     e->eof = 0;
+    e->read_ms = e->line_ms = 0;
+    e->drained = 0;
 }
 
 int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
@@ -126,6 +128,33 @@ static void take_line(EngineProc *e, size_t nl, size_t skip, char *line, size_t 
         line[copy - 1] = '\0';
     memmove(e->buf, e->buf + nl + skip, e->len - nl - skip);
     e->len -= nl + skip;
+    e->line_ms = e->read_ms;
+}
+
+/* One read() of what the pipe holds; wait_ms as poll() takes it. Returns 0,
+ * or -1 when nothing came within wait_ms. */
+static int fill(EngineProc *e, int wait_ms)
+{
+    struct pollfd p = {.fd = e->from_fd, .events = POLLIN};
+    int r = poll(&p, 1, wait_ms);
+    if (r < 0 && errno == EINTR)
+        return 0;
+    if (r < 0) {
+        e->eof = 1;
+        return 0;
+    }
+    if (r == 0)
+        return -1;
+    ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
+    if (got < 0 && errno == EINTR)
+        return 0;
+    if (got <= 0) {
+        e->eof = 1;
+    } else {
+        e->len += (size_t)got;
+        e->read_ms = engine_now_ms();
+    }
+    return 0;
 }
 
 int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline)
@@ -134,9 +163,18 @@ int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline
         return -1;
     line[0] = '\0';
     for (;;) {
-        /* An engine that floods lines must not outlast its deadline. */
-        if (deadline >= 0 && engine_now_ms() >= deadline)
-            return 0;
+        /* An engine that floods lines must not outlast its deadline: past
+         * it, one last look at the pipe without waiting, then no more. */
+        int past = deadline >= 0 && engine_now_ms() >= deadline;
+        if (!past)
+            e->drained = 0;
+        if (past && !memchr(e->buf, '\n', e->len)) {
+            if (e->drained || e->eof || e->from_fd < 0 || e->len == sizeof e->buf)
+                return 0;
+            e->drained = 1;
+            fill(e, 0);
+            continue;
+        }
         char *nl = memchr(e->buf, '\n', e->len);
         if (nl) {
             take_line(e, (size_t)(nl - e->buf), 1, line, len);
@@ -157,26 +195,10 @@ int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline
         if (deadline >= 0) {
             int64_t left = deadline - engine_now_ms();
             if (left <= 0)
-                return 0;
+                continue; /* the deadline check above decides */
             wait = left > 1000000 ? 1000000 : (int)left;
         }
-        struct pollfd p = {.fd = e->from_fd, .events = POLLIN};
-        int r = poll(&p, 1, wait);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            e->eof = 1;
-            continue;
-        }
-        if (r == 0)
-            continue; /* the deadline check above decides */
-        ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            e->eof = 1;
-        else
-            e->len += (size_t)got;
+        fill(e, wait); /* at the deadline, the check above decides */
     }
 }
 

@@ -24,6 +24,9 @@ typedef struct EngineProc {
     int from_fd;  /* its stdout */
     size_t len;   /* bytes waiting in buf */
     int eof;      /* its stdout closed */
+    int64_t read_ms; /* engine_now_ms() right after the last read() that got bytes */
+    int64_t line_ms; /* when the line last returned arrived (its read_ms) */
+    int drained;     /* past the deadline, the pipe was read once more */
     char buf[ENGINE_LINE_MAX];
 } EngineProc;
 
@@ -40,11 +43,14 @@ int engine_proc_running(const EngineProc *e);
 int engine_proc_send(EngineProc *e, const char *line);
 /*
  * Next line of the engine's output, without its newline, into line (longer
- * lines are cut to len - 1 bytes).  Waits until deadline (engine_now_ms()
- * time; < 0 = forever); once the deadline has passed it returns 0 even if
- * lines are waiting, so a flood of output cannot keep a caller past it.
- * Returns 1 with a line, 0 at the deadline, -1 when the engine closed its
- * output (crashed or quit).
+ * lines are cut to len - 1 bytes), its arrival time in e->line_ms (taken
+ * right after the read() that completed it, so a caller busy elsewhere is
+ * not charged to the engine).  Waits until deadline (engine_now_ms() time;
+ * < 0 = forever).  Once the deadline has passed it reads the pipe once more
+ * without waiting (a caller that woke late must not miss what came in
+ * time), returns what that completed, then 0 even if more is coming, so a
+ * flood of output cannot keep a caller past it.  Returns 1 with a line, 0
+ * at the deadline, -1 when the engine closed its output (crashed or quit).
  */
 int engine_proc_readline(EngineProc *e, char *line, size_t len, int64_t deadline);
 /* SIGKILL to its process group, reap it, close the pipes. Safe to repeat. */
