@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "perft.h"
+#include "search/timeman.h"
 
 #define ENGINE_NAME "morelli"
 #define ENGINE_AUTHOR "the morelli team"
@@ -357,10 +358,16 @@ static int cmd_go(Engine *e, char **tok, int n)
     memcpy(e->job_pos, e->pos, e->game->pos_size);
     e->job_keys = keys;
     e->job_nkeys = e->hist.len;
+    lim.start_ms = e->line_ms;
     e->job_limits = lim;
+    e->job_unbounded = !timeman_bounded(&lim);
     int stm = e->game->side_to_move(e->pos);
-    e->job_unbounded = lim.infinite || !(lim.depth > 0 || lim.nodes > 0 || lim.movetime > 0 ||
-                                         lim.time[stm] >= 0);
+    if (timeman_clock_missing(&lim, stm)) {
+        int64_t soft, hard;
+        timeman_budget(&lim, stm, search_move_overhead(e->search), &soft, &hard);
+        say(e, "info string go: no clock for %s (the side to move): searching at most %" PRId64
+               " ms", stm == SIDE_P1 ? "p1" : "p2", hard);
+    }
     int started = job_start(e);
     if (started != 0) {
         engine_error(e, "go: %s", started == -2 ? "no search thread here; give depth, nodes, "

@@ -16,6 +16,8 @@
  */
 #include "ugi_internal.h"
 
+#include "search/timeman.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -164,9 +166,37 @@ Move *legal_moves(const Game *g, const void *pos, int *n)
 /* ------------------------------------------------------------------------ */
 /* The search job                                                            */
 
+/* Prints the job's bestmove unless it is out already (the watchdog's or the
+ * worker's, whichever comes first). Holds out_lock. */
+static void answer(Engine *e, const char *line)
+{
+    pthread_mutex_lock(&e->out_lock);
+    if (!e->answered) {
+        e->answered = 1;
+        e->write(e->write_ctx, line);
+    }
+    pthread_mutex_unlock(&e->out_lock);
+}
+
+/* The search's info lines; the first move of the last pv is kept for the
+ * watchdog.  Nothing of a job is printed after its bestmove. */
 static void emit_line(void *ctx, const char *line)
 {
-    say((Engine *)ctx, "%s", line);
+    Engine *e = ctx;
+    pthread_mutex_lock(&e->out_lock);
+    if (!e->answered) {
+        e->write(e->write_ctx, line);
+        const char *pv = strstr(line, " pv ");
+        if (pv) {
+            pv += 4;
+            size_t n = strcspn(pv, " ");
+            if (n > 0 && n < sizeof e->pv_move) {
+                memcpy(e->pv_move, pv, n);
+                e->pv_move[n] = '\0';
+            }
+        }
+    }
+    pthread_mutex_unlock(&e->out_lock);
 }
 
 /* Runs the job and checks the move is legal; the bestmove line into line. */
@@ -199,22 +229,148 @@ static void job_run_here(Engine *e)
 {
     char line[MOVE_STR_MAX + 16];
     run_job(e, line, sizeof line);
-    say(e, "%s", line);
+    answer(e, line);
     free(e->job_keys);
     e->job_keys = NULL;
 }
 
 #ifndef UGI_NO_THREADS
-static void *search_thread(void *arg)
+/*
+ * Two threads live as long as the Engine once the first search starts:
+ * the worker, which runs each job, and the watchdog, which answers for a
+ * search that is late.  Both sleep on condition variables between jobs: a
+ * thread created for each go would queue behind every busy process of a
+ * loaded machine before its first instruction (370 ms were seen), where a
+ * sleeper that wakes is served at once.  For the same reason the watchdog,
+ * asleep until the job's hard budget (counted from the reading of go) plus
+ * UGI_WATCHDOG_MS, prints the best move so far (the last pv's first move,
+ * else the first legal move) when the worker has not answered by then,
+ * and stops the search.  Whichever answers first prints the one bestmove.
+ */
+#define UGI_WATCHDOG_MS 10
+
+static void *worker_main(void *arg)
 {
     Engine *e = arg;
-    char line[MOVE_STR_MAX + 16];
-    run_job(e, line, sizeof line);
-    /* Done before the bestmove line leaves: whoever reads it may send go at
-     * once, and must find the searcher free (search_busy joins us). */
-    atomic_store(&e->done, 1);
-    say(e, "%s", line);
+    pthread_mutex_lock(&e->job_lock);
+    for (;;) {
+        while (!e->job_pending && !e->quitting)
+            pthread_cond_wait(&e->job_cond, &e->job_lock);
+        if (e->quitting && !e->job_pending)
+            break;
+        e->job_pending = 0;
+        pthread_mutex_unlock(&e->job_lock);
+        char line[MOVE_STR_MAX + 16];
+        run_job(e, line, sizeof line);
+        pthread_mutex_lock(&e->job_lock);
+        /* Done before the bestmove line leaves: whoever reads it may send
+         * go at once, and must find the searcher free (search_join waits
+         * for job_over, a moment later). */
+        e->answer_by = -1;
+        atomic_store(&e->done, 1);
+        pthread_mutex_unlock(&e->job_lock);
+        answer(e, line);
+        pthread_mutex_lock(&e->job_lock);
+        e->job_over = 1;
+        pthread_cond_broadcast(&e->done_cond);
+    }
+    pthread_mutex_unlock(&e->job_lock);
     return NULL;
+}
+
+/* The first legal move of the job's position as text. */
+static void first_move(Engine *e, char *text, size_t len)
+{
+    int n;
+    Move *moves = legal_moves(e->job_game, e->job_pos, &n);
+    game_move_str(e->job_game, e->job_pos, n > 0 ? moves[0] : MOVE_NONE, text, len);
+    free(moves);
+}
+
+static void *watchdog_main(void *arg)
+{
+    Engine *e = arg;
+    pthread_mutex_lock(&e->job_lock);
+    while (!e->quitting) {
+        if (e->answer_by < 0) {
+            pthread_cond_wait(&e->dog_cond, &e->job_lock);
+            continue;
+        }
+        int64_t due = e->answer_by;
+        if (time_now_ms() < due) {
+            struct timespec ts = {(time_t)(due / 1000), (long)(due % 1000) * 1000000};
+            pthread_cond_timedwait(&e->dog_cond, &e->job_lock, &ts);
+            continue;
+        }
+        /* Late: answer for the search, then let it stop. */
+        e->answer_by = -1;
+        char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX];
+        first_move(e, text, sizeof text);
+        pthread_mutex_lock(&e->out_lock);
+        if (!e->answered) {
+            snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
+            e->answered = 1;
+            e->write(e->write_ctx, line);
+        }
+        pthread_mutex_unlock(&e->out_lock);
+        atomic_store(&e->stop, 1);
+    }
+    pthread_mutex_unlock(&e->job_lock);
+    return NULL;
+}
+
+/* Starts the worker and the watchdog once. 0 or -1. */
+static int threads_start(Engine *e)
+{
+    if (e->threads_live)
+        return 0;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* time_now_ms()'s clock */
+    pthread_mutex_init(&e->job_lock, NULL);
+    pthread_cond_init(&e->job_cond, NULL);
+    pthread_cond_init(&e->done_cond, NULL);
+    pthread_cond_init(&e->dog_cond, &ca);
+    pthread_condattr_destroy(&ca);
+    e->quitting = 0;
+    e->answer_by = -1;
+    if (pthread_create(&e->worker, NULL, worker_main, e) != 0)
+        goto fail;
+    if (pthread_create(&e->watchdog, NULL, watchdog_main, e) != 0) {
+        pthread_mutex_lock(&e->job_lock);
+        e->quitting = 1;
+        pthread_cond_broadcast(&e->job_cond);
+        pthread_mutex_unlock(&e->job_lock);
+        pthread_join(e->worker, NULL);
+        goto fail;
+    }
+    e->threads_live = 1;
+    return 0;
+fail:
+    pthread_cond_destroy(&e->dog_cond);
+    pthread_cond_destroy(&e->done_cond);
+    pthread_cond_destroy(&e->job_cond);
+    pthread_mutex_destroy(&e->job_lock);
+    return -1;
+}
+
+/* Ends both threads (after the job under way). */
+static void threads_stop(Engine *e)
+{
+    if (!e->threads_live)
+        return;
+    pthread_mutex_lock(&e->job_lock);
+    e->quitting = 1;
+    pthread_cond_broadcast(&e->job_cond);
+    pthread_cond_broadcast(&e->dog_cond);
+    pthread_mutex_unlock(&e->job_lock);
+    pthread_join(e->worker, NULL);
+    pthread_join(e->watchdog, NULL);
+    pthread_cond_destroy(&e->dog_cond);
+    pthread_cond_destroy(&e->done_cond);
+    pthread_cond_destroy(&e->job_cond);
+    pthread_mutex_destroy(&e->job_lock);
+    e->threads_live = 0;
 }
 #endif
 
@@ -222,6 +378,10 @@ int job_start(Engine *e)
 {
     atomic_store(&e->stop, 0);
     atomic_store(&e->done, 0);
+    pthread_mutex_lock(&e->out_lock);
+    e->answered = 0;
+    e->pv_move[0] = '\0';
+    pthread_mutex_unlock(&e->out_lock);
     if (e->caps.sync_search) {
         e->job_limits.infinite = 0;
         e->job_limits.movetime = 0;
@@ -241,11 +401,21 @@ int job_start(Engine *e)
     job_run_here(e);
     return 0;
 #else
-    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+    if (threads_start(e) != 0) {
         free(e->job_keys);
         e->job_keys = NULL;
         return -1;
     }
+    int64_t soft, hard;
+    int stm = e->job_game->side_to_move(e->job_pos);
+    timeman_budget(&e->job_limits, stm, search_move_overhead(e->search), &soft, &hard);
+    pthread_mutex_lock(&e->job_lock);
+    e->job_pending = 1;
+    e->job_over = 0;
+    e->answer_by = hard >= 0 ? e->job_limits.start_ms + hard + UGI_WATCHDOG_MS : -1;
+    pthread_cond_signal(&e->job_cond);
+    pthread_cond_signal(&e->dog_cond);
+    pthread_mutex_unlock(&e->job_lock);
     e->thread_live = 1;
     return 0;
 #endif
@@ -253,10 +423,15 @@ int job_start(Engine *e)
 
 static void search_join(Engine *e)
 {
+#ifndef UGI_NO_THREADS
     if (e->thread_live) {
-        pthread_join(e->thread, NULL);
+        pthread_mutex_lock(&e->job_lock);
+        while (!e->job_over)
+            pthread_cond_wait(&e->done_cond, &e->job_lock);
+        pthread_mutex_unlock(&e->job_lock);
         e->thread_live = 0;
     }
+#endif
     free(e->job_keys);
     e->job_keys = NULL;
     e->job_nkeys = 0;
@@ -335,6 +510,9 @@ void engine_free(Engine *e)
     if (!e)
         return;
     engine_stop(e);
+#ifndef UGI_NO_THREADS
+    threads_stop(e);
+#endif
     search_free(e->search);
     history_free(&e->hist);
     pthread_mutex_destroy(&e->out_lock);
@@ -347,6 +525,8 @@ int engine_is_command(const char *word) { return command_handler(word) != NULL; 
 
 int engine_input(Engine *e, const char *line, size_t len)
 {
+    /* The instant the line was read: a go's clock starts here. */
+    e->line_ms = time_now_ms();
     if (len > 0 && line[len - 1] == '\r')
         len--;
     if (len > UGI_LINE_MAX) {

@@ -34,10 +34,22 @@ struct Engine {
     EngineCaps caps;
 
     /* The search job and the copy of everything it reads. */
-    pthread_t thread;
-    int thread_live;      /* a thread was started and not yet joined */
+    int thread_live;      /* a job was started and not yet joined */
     atomic_int stop;      /* set to stop the search */
-    atomic_int done;      /* set by the job after printing bestmove */
+    atomic_int done;      /* set by the job before printing bestmove */
+    /* session.c's worker and watchdog (started by the first job) */
+    int threads_live;
+    pthread_t worker, watchdog;
+    pthread_mutex_t job_lock; /* guards the fields below to answer_by */
+    pthread_cond_t job_cond, done_cond, dog_cond;
+    int job_pending;  /* a job waits for the worker */
+    int job_over;     /* the worker printed the job's bestmove */
+    int quitting;     /* the threads are to end */
+    int64_t answer_by; /* time_now_ms() by which bestmove must be out, -1 none */
+    int64_t line_ms;  /* time_now_ms() when the line being run was read */
+    /* Under out_lock: the job's bestmove is out; the last pv's first move. */
+    int answered;
+    char pv_move[MOVE_STR_MAX];
     const Game *job_game;
     GameOptions job_opt;
     unsigned char job_pos[POS_MAX_BYTES];

@@ -153,6 +153,8 @@ int search_setoption(Search *s, const char *name, const char *value, char *err,
     return 0;
 }
 
+int64_t search_move_overhead(const Search *s) { return s->move_overhead; }
+
 void search_prepare(Search *s)
 {
     if (!s)

@@ -73,6 +73,8 @@ extern const int search_option_count;
  * and nothing changed. Must not be called during search_go(). */
 int search_setoption(Search *s, const char *name, const char *value, char *err,
                      size_t errlen);
+/* The MoveOverhead option (ms). */
+int64_t search_move_overhead(const Search *s);
 
 /*
  * Search pos (prev[0..nprev) are the keys of the game's earlier positions,
