@@ -37,6 +37,7 @@ struct Engine {
     int thread_live;      /* a job was started and not yet joined */
     atomic_int stop;      /* set to stop the search */
     atomic_int done;      /* set by the job before printing bestmove */
+#ifndef UGI_NO_THREADS
     /* session.c's worker and watchdog (started by the first job) */
     int threads_live;
     pthread_t worker, watchdog;
@@ -46,6 +47,7 @@ struct Engine {
     int job_over;     /* the worker printed the job's bestmove */
     int quitting;     /* the threads are to end */
     int64_t answer_by; /* time_now_ms() by which bestmove must be out, -1 none */
+#endif
     int64_t line_ms;  /* time_now_ms() when the line being run was read */
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
     int answered;
