@@ -16,9 +16,10 @@
 # The commands of a page run in order in a scratch directory of their own
 # (build/doccheck/<page>/, with the repository's folders linked in), so a page
 # that uses a file before the command that makes it fails. A command fails when
-# its exit status is not 0 or it prints `info string error`. Paths under /tmp/
+# its exit status is not 0 or it prints `info string error`. (make commands get
+# 12 times as long.) Paths under /tmp/
 # are moved into the scratch directory (the machine may be shared). Commands still running
-# after $limit seconds are stopped and counted as long (no error so far). Skipped,
+# after 10 seconds (DOCCHECK_LIMIT) are stopped and counted as long (no error so far). Skipped,
 # with the reason: placeholders (`<...>`, `...`), `git clone`, `cd`, `apt-get`, and
 # the make targets CI runs anyway or that take minutes (test, sanitize, bench,
 # fuzz, doccheck, clean).
@@ -87,7 +88,7 @@ sub skip_reason {
 }
 
 sub run_cmd {   # runs one command in $dir; returns (status, output, timed out)
-    my ($dir, $cmd) = @_;
+    my ($dir, $cmd, $secs) = @_;
     my $pid = open(my $fh, '-|') // die "fork: $!";
     if (!$pid) {
         chdir $dir or die;
@@ -99,7 +100,7 @@ sub run_cmd {   # runs one command in $dir; returns (status, output, timed out)
     }
     my $out = ''; my $timed = 0;
     my $sel = IO::Select->new($fh);
-    my $end = time + $limit;
+    my $end = time + $secs;
     while (1) {
         my $left = $end - time;
         if ($left <= 0) { $timed = 1; kill 'TERM', -$pid; sleep 1; kill 'KILL', -$pid; last; }
@@ -157,7 +158,9 @@ sub run_commands {
         make_path("$dir/tmp");
         my $t0 = time;
         # make runs at the top (its file lists do not follow the scratch links)
-        my ($st, $out, $timed) = run_cmd($c =~ /^make\b/ ? $top : $dir, $run);
+        # (and may take longer: a build with -flto)
+        my $make = $c =~ /^make\b/;
+        my ($st, $out, $timed) = run_cmd($make ? $top : $dir, $run, $make ? 12 * $limit : $limit);
         my $secs = time - $t0;
         if ($timed) { $long++; print "long $where: $c  (stopped after $limit s, no error so far)\n"; }
         else { $ran++; print "ok   $where: $c  (${secs} s)\n" if $verbose; }
