@@ -158,6 +158,9 @@ struct game {
      * the moves of gen_moves for which move_is_noisy is true, without
      * enumerating the others; returns the count (room for max_moves). */
     int (*gen_noisy)(const void *pos, Move *moves);
+    /* Optional, with gen_noisy: the other moves of gen_moves (the quiet
+     * ones), so that a search can generate by stages. */
+    int (*gen_quiet)(const void *pos, Move *moves);
     /* Optional (NULL: callers look m up in gen_moves): is m, any value, a
      * legal move of pos?  Lets a search try a stored move before it
      * generates anything. */

@@ -3,7 +3,7 @@
  * generator on every position of random games of every size, ruleset and
  * setup (tests/data/morelli_gen.txt):
  *   - gen_noisy gives exactly the moves of gen_moves that move_is_noisy
- *     calls noisy (as sets);
+ *     calls noisy, gen_quiet exactly the others (as sets);
  *   - move_legal accepts every generated move and refuses every other
  *     value tried (bit flips of legal moves, random values);
  *   - playout_step plays a generated move.
@@ -58,6 +58,13 @@ static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rn
         j++;
     }
     assert_int_equal(j, nn); /* nothing more than the noisy moves */
+    /* gen_quiet: the rest, exactly */
+    int nq = G->gen_quiet(pos, noisy);
+    assert_int_equal(nq, n - nn);
+    qsort(noisy, (size_t)nq, sizeof *noisy, cmp_move);
+    for (int i = 0, q = 0; i < n; i++)
+        if (!G->move_is_noisy(pos, all[i]))
+            assert_true(q < nq && noisy[q++] == all[i]);
     for (int i = 0; i < n; i++) {
         assert_true(G->move_legal(pos, all[i]));
         /* one bit flipped: legal only if that move is in the list too */
@@ -86,6 +93,7 @@ static void test_generators_agree(void **state)
 {
     (void)state;
     assert_non_null(G->gen_noisy);
+    assert_non_null(G->gen_quiet);
     assert_non_null(G->move_legal);
     assert_non_null(G->playout_step);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];

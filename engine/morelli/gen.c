@@ -99,10 +99,28 @@ static int gen_placements(const MoPos *p, Move *moves)
     return n;
 }
 
-int morelli_gen(const MoPos *p, Move *moves)
+/* The empty cells (never the Throne) where a stone of side s landing
+ * would capture: next to an adverse stone with an own stone beyond;
+ * by_dir[d] the cells capturing in direction d (before the emptiness). */
+static Bits capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
 {
-    if (mo_placing(p))
-        return gen_placements(p, moves);
+    const MoTables *t = mo_tables(p);
+    Bits out = {{0, 0, 0}};
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = t->delta[d];
+        Bits c = bits_and(t->cap_from[d], bits_shift(p->stones[s ^ 1], -k));
+        by_dir[d] = bits_and(c, bits_shift(p->stones[s], -2 * k));
+        out = bits_or(out, by_dir[d]);
+    }
+    out = bits_andnot(out, *occ);
+    bits_clear(&out, t->centre);
+    return out;
+}
+
+/* The slides of the side to move: all of them, or (quiet_only) those
+ * without captures and without enthronement. */
+static int gen_slides(const MoPos *p, Move *moves, int quiet_only)
+{
     const MoTables *t = mo_tables(p);
     const int s = p->stm;
     const int may_enthrone = p->throne != s + 1;
@@ -114,12 +132,10 @@ int morelli_gen(const MoPos *p, Move *moves)
     Bits gaps = {{0, 0, 0}};
     if (may_enthrone)
         gaps = frame_gaps(p, s);
-    /* landings next to an adverse stone (where a capture may happen) or on
-     * a frame gap need a closer look; the others are plain moves */
-    Bits special = gaps;
-    Bits opp = p->stones[s ^ 1];
-    while (bits_any(&opp))
-        special = bits_or(special, t->capby[bits_pop(&opp)]);
+    /* landings that capture or fill a frame gap need a closer look; the
+     * others are plain moves */
+    Bits by_dir[MO_DIRS];
+    Bits special = bits_or(capture_targets(p, s, &occ, by_dir), gaps);
     int n = 0;
     while (bits_any(&own)) {
         int from = bits_pop(&own);
@@ -132,7 +148,16 @@ int morelli_gen(const MoPos *p, Move *moves)
             moves[n++] = MO_MAKE(from, bits_pop(&plain), 0);
         while (bits_any(&to_set)) {
             int to = bits_pop(&to_set);
-            unsigned all = morelli_captures(p, s, to);
+            if (quiet_only) {
+                /* standard: every special landing captures or enthrones;
+                 * classic: the bare landing is the quiet one */
+                if (classic)
+                    moves[n++] = MO_MAKE(from, to, 0);
+                continue;
+            }
+            unsigned all = 0;
+            for (int d = 0; d < MO_DIRS; d++)
+                all |= (unsigned)bits_test(&by_dir[d], to) << d;
             if (!classic) {
                 Move m = MO_MAKE(from, to, all);
                 if (all ? may_enthrone && morelli_completes_frame(p, s, from, to, all)
@@ -155,6 +180,16 @@ int morelli_gen(const MoPos *p, Move *moves)
         }
     }
     return n;
+}
+
+int morelli_gen(const MoPos *p, Move *moves)
+{
+    return mo_placing(p) ? gen_placements(p, moves) : gen_slides(p, moves, 0);
+}
+
+int morelli_gen_quiet(const MoPos *p, Move *moves)
+{
+    return mo_placing(p) ? gen_placements(p, moves) : gen_slides(p, moves, 1);
 }
 
 /*
@@ -212,23 +247,6 @@ int mo_has_move(const MoPos *p)
  * The noisy moves alone (captures, enthronements), target by target
  * --------------------------------------------------------------------- */
 
-/* The empty cells (never the Throne) where a stone of side s landing
- * would capture: next to an adverse stone with an own stone beyond;
- * by_dir[d] the cells capturing in direction d (before the emptiness). */
-static Bits capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
-{
-    const MoTables *t = mo_tables(p);
-    Bits out = {{0, 0, 0}};
-    for (int d = 0; d < MO_DIRS; d++) {
-        int k = t->delta[d];
-        Bits c = bits_and(t->cap_from[d], bits_shift(p->stones[s ^ 1], -k));
-        by_dir[d] = bits_and(c, bits_shift(p->stones[s], -2 * k));
-        out = bits_or(out, by_dir[d]);
-    }
-    out = bits_andnot(out, *occ);
-    bits_clear(&out, t->centre);
-    return out;
-}
 
 /* The stones of side s that can land on the empty cell `to`: in each
  * direction the nearest occupied cell, when it is an own stone of a band

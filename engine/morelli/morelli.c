@@ -196,6 +196,11 @@ static int mo_gen_noisy(const void *pos, Move *moves)
     return morelli_gen_noisy(pos, moves);
 }
 
+static int mo_gen_quiet(const void *pos, Move *moves)
+{
+    return morelli_gen_quiet(pos, moves);
+}
+
 static int mo_move_legal(const void *pos, Move m)
 {
     return morelli_move_legal(pos, m);
@@ -311,6 +316,7 @@ const Game game_morelli = {
     .reversible_plies = NULL,
     .uses_move_rule = 0,
     .gen_noisy = mo_gen_noisy,
+    .gen_quiet = mo_gen_quiet,
     .move_legal = mo_move_legal,
     .playout_step = morelli_playout_step,
 };

@@ -230,6 +230,8 @@ int morelli_count(const MoPos *p);
  * of morelli_gen that carry captures or MO_ENTHRONE, found from the
  * target cells without enumerating the quiet moves; the count. */
 int morelli_gen_noisy(const MoPos *p, Move *moves);
+/* The quiet moves of p alone: the rest of morelli_gen; the count. */
+int morelli_gen_quiet(const MoPos *p, Move *moves);
 /* Is m (any value) a legal move of p? */
 int morelli_move_legal(const MoPos *p, Move m);
 /* Does the move from -> to of side s taking `caps` complete a frame (an
