@@ -17,9 +17,35 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "match_load.h"
+#include "match_shard.h"
 #include "stats.h"
 
 volatile sig_atomic_t match_interrupted;
+
+/* A finished game into the results file's list (lock held). */
+static void keep_result(Match *m, const GameRecord *rec)
+{
+    if (!m->c->results[0] || m->results_failed)
+        return;
+    size_t len = 1;
+    for (int i = 0; i < rec->nplies; i++)
+        len += strlen(rec->plies[i].text) + 1;
+    char *moves = malloc(len), *at = moves;
+    if (!moves) {
+        m->results_failed = 1;
+        return;
+    }
+    *at = '\0';
+    for (int i = 0; i < rec->nplies; i++)
+        at += sprintf(at, "%s%s", i ? " " : "", rec->plies[i].text);
+    ShardGame g = {.number = rec->number, .p1 = rec->p1, .result = rec->result,
+                   .term = rec->term, .forfeit = rec->forfeit, .disagree = rec->disagree[0] != 0,
+                   .nplies = rec->nplies, .moves = moves};
+    if (shard_add(&m->results, &g) != 0)
+        m->results_failed = 1;
+    free(moves);
+}
 
 static void *worker_main(void *arg)
 {
@@ -30,8 +56,13 @@ static void *worker_main(void *arg)
     memset(recs, 0, sizeof recs);
     for (;;) {
         pthread_mutex_lock(&m->lock);
-        int k = (m->stop || match_interrupted || m->next_pair >= m->pairs_total) ? -1
-                                                                            : m->next_pair++;
+        /* A shard plays only its own pairs; with a results file every one
+         * of them (the SPRT is judged on the merged totals). */
+        while (m->next_pair < m->pairs_total && !shard_owns(c->shard_k, c->shard_n, m->next_pair))
+            m->next_pair++;
+        int stop = m->stop && !c->results[0];
+        int k = (stop || match_interrupted || m->next_pair >= m->pairs_total) ? -1
+                                                                         : m->next_pair++;
         pthread_mutex_unlock(&m->lock);
         if (k < 0)
             break;
@@ -45,6 +76,7 @@ static void *worker_main(void *arg)
             play_game(m, w, rec);
             pthread_mutex_lock(&m->lock);
             game_done(m, rec);
+            keep_result(m, rec);
             pthread_mutex_unlock(&m->lock);
             played++;
         }
@@ -57,6 +89,21 @@ static void *worker_main(void *arg)
     free(recs[0].plies);
     free(recs[1].plies);
     return NULL;
+}
+
+/* The results file of the match or shard (after the report). */
+static int write_results(Match *m, char *err, size_t errlen)
+{
+    const MatchConfig *c = m->c;
+    m->results.ident = shard_identity(c, m->openings, m->nopenings);
+    m->results.k = c->shard_n ? c->shard_k : 1;
+    m->results.n = c->shard_n ? c->shard_n : 1;
+    m->results.games = c->games;
+    if (!m->results.ident || m->results_failed) {
+        snprintf(err, errlen, "%s: out of memory", c->results);
+        return -1;
+    }
+    return shard_write(c->results, &m->results, term_names, TERM_COUNT, err, errlen);
 }
 
 /* Engines named after their command take the name they give themselves. */
@@ -130,9 +177,21 @@ int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, s
         }
     }
     m.pairs_total = (c->games + 1) / 2;
+    int own_pairs = 0;
+    for (int k = 0; k < m.pairs_total; k++)
+        own_pairs += shard_owns(c->shard_k, c->shard_n, k);
     int nworkers = c->concurrency < 1 ? 1 : c->concurrency;
-    if (nworkers > m.pairs_total)
-        nworkers = m.pairs_total;
+    if (nworkers > own_pairs)
+        nworkers = own_pairs > 0 ? own_pairs : 1;
+    /* The busy processes first: no thread runs yet when they are forked. */
+    Load load = {0};
+    if (c->load > 0 && load_start(&load, c->load, err, errlen) != 0) {
+        if (m.pgn)
+            fclose(m.pgn);
+        match_free_openings(m.openings, m.nopenings);
+        free(c);
+        return -1;
+    }
     Worker *workers = calloc((size_t)nworkers, sizeof *workers);
     int rc = workers ? 0 : -1;
     if (!workers)
@@ -162,8 +221,13 @@ int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, s
         for (int i = 0; i < started; i++)
             pthread_join(workers[i].thread, NULL);
         pthread_mutex_destroy(&m.lock);
+        load_stop(&load);
         report(&m);
+        if (c->results[0])
+            rc = write_results(&m, err, errlen);
     }
+    load_stop(&load);
+    shard_free(&m.results);
     for (int i = 0; workers && i < nworkers; i++)
         for (int e = 0; e < 2; e++)
             engine_proc_quit(&workers[i].players[e].proc, 1000);
@@ -171,6 +235,68 @@ int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, s
     if (m.pgn)
         fclose(m.pgn);
     match_free_openings(m.openings, m.nopenings);
+    free(c);
+    if (sum)
+        *sum = m.sum;
+    return rc;
+}
+
+/* --- --merge -------------------------------------------------------------------- */
+
+int match_merge(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, size_t errlen)
+{
+    int n = cfg->nmerge;
+    ShardFile *files = calloc((size_t)(n > 0 ? n : 1), sizeof *files), all;
+    MatchConfig *c = malloc(sizeof *c);
+    int rc = files && c ? 0 : -1, nread = 0;
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory");
+    for (; rc == 0 && nread < n; nread++)
+        rc = shard_read(cfg->merge[nread], &files[nread], term_names, TERM_COUNT, err, errlen);
+    if (rc == 0)
+        rc = shard_join(files, nread, &all, err, errlen);
+    for (int i = 0; i < nread; i++)
+        shard_free(&files[i]);
+    free(files);
+    if (rc != 0) {
+        free(c);
+        return -1;
+    }
+    match_config_default(c);
+    if (shard_config(all.ident, c, err, errlen) != 0) {
+        shard_free(&all);
+        free(c);
+        return -1;
+    }
+    c->quiet = 1; /* no progress lines: the games are long over */
+    Match m;
+    memset(&m, 0, sizeof m);
+    m.c = c;
+    m.out = out;
+    if (c->sprt)
+        stats_sprt_bounds(c->alpha, c->beta, &m.sum.llr_lower, &m.sum.llr_upper);
+    /* The games in their order, pairs as they complete: the report of the
+     * whole match. */
+    GameRecord rec[2];
+    memset(rec, 0, sizeof rec);
+    for (int i = 0; i < all.ngames; i++) {
+        const ShardGame *g = &all.game[i];
+        GameRecord *r = &rec[(g->number - 1) % 2];
+        r->number = g->number;
+        r->round = (g->number - 1) / 2 + 1;
+        r->p1 = g->p1;
+        r->result = g->result;
+        r->term = g->term;
+        r->forfeit = g->forfeit;
+        snprintf(r->disagree, sizeof r->disagree, "%s", g->disagree ? "yes" : "");
+        game_done(&m, r);
+        if (g->number % 2 == 0)
+            pair_done(&m, &rec[0], &rec[1]);
+    }
+    report(&m);
+    if (cfg->results[0]) /* the whole match as one shard, 1/1 */
+        rc = shard_write(cfg->results, &all, term_names, TERM_COUNT, err, errlen);
+    shard_free(&all);
     free(c);
     if (sum)
         *sum = m.sum;

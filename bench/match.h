@@ -78,6 +78,11 @@ typedef struct MatchConfig {
     int make_openings;     /* > 0: write that many openings and stop */
     int opening_plies;     /* random plies of a made opening, -1 = game's default */
     int help;
+    int load;              /* busy processes beside the match (--load) */
+    int shard_k, shard_n;  /* --shard K/N; 0/0 = the whole match */
+    char results[MATCH_PATH_MAX]; /* --results FILE: "" = none */
+    char **merge;          /* --merge FILE...: points into argv */
+    int nmerge;
 } MatchConfig;
 
 /* Two engines of the same name become "<name>#1" and "<name>#2" (the name
@@ -134,6 +139,12 @@ typedef struct MatchSummary {
     int forfeits[2];      /* games lost by time, crash or illegal move, per engine */
     int sprt_decision;    /* +1 H1, -1 H0, 0 none */
     double llr, llr_lower, llr_upper;
+    /* Under a clock or movetime, each move's time as the runner measured it
+     * (go written to bestmove read) against its budget (the clock left, or
+     * the movetime). */
+    int timed_moves, late_moves; /* moves, and those over their budget */
+    int64_t max_over_ms;  /* the longest overshoot (<= 0: none was over) */
+    int64_t max_move_ms;  /* the longest move */
 } MatchSummary;
 
 /*
@@ -142,6 +153,14 @@ typedef struct MatchSummary {
  * message in err when it could not (engine does not start, bad openings).
  */
 int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, size_t errlen);
+
+/*
+ * --merge: reads the results files c->merge[0..nmerge) (bench/match_shard.h),
+ * checks they are all the shards of one match, and prints the report that
+ * match would have printed (W/D/L, Elo, pentanomial pairs, SPRT); with
+ * c->results, also writes the joined file.  Returns 0, or -1 with a message.
+ */
+int match_merge(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, size_t errlen);
 
 /* Set (by match_main's SIGINT handler) to start no new game: the games
  * under way finish and the report follows. */

@@ -1,6 +1,8 @@
 /* The match runner's command line and game options, and match_main()
  * (see match.h and docs/match.md). */
 #include "match.h"
+#include "match_load.h"
+#include "match_shard.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,11 +19,13 @@ void match_usage(FILE *out)
           "             --engine cmd=CMD [name=NAME] [option.NAME=VALUE ...] [tc=...]\n"
           "             [--each option.NAME=VALUE ...] [--variant morelli|morris|fano]\n"
           "             [--games N] [--concurrency N] [--tc MS+INC | --movetime MS |\n"
-          "              --depth D | --nodes N] [--margin MS] [--timeout MS]\n"
+          "              --depth D | --nodes N] [--timemargin MS] [--timeout MS]\n"
           "             [--start-timeout MS] [--maxplies N] [--pgnout FILE]\n"
           "             [--openings FILE [--shuffle] [--seed S]]\n"
           "             [--sprt elo0=E0 elo1=E1 alpha=A beta=B [model=pentanomial|trinomial]]\n"
-          "             [--GameOption=VALUE ...] [--quiet]\n"
+          "             [--GameOption=VALUE ...] [--quiet] [--load N]\n"
+          "             [--shard K/N] [--results FILE]\n"
+          "       match --merge FILE... [--results FILE]\n"
           "       match --demo [--engine ... --engine ...] [--movetime MS] [...]\n"
           "       match --make-openings N [--variant V] [--GameOption=VALUE ...]\n"
           "             [--seed S] [--plies P]\n"
@@ -439,7 +443,34 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             c->tc.type = TC_NODES;
             c->tc.nodes = (uint64_t)x;
             tc_given++;
-        } else if (!strcmp(a, "--margin")) {
+        } else if (!strcmp(a, "--load")) {
+            if (number_arg(argc, argv, &i, 0, LOAD_MAX, &x, err, errlen))
+                return -1;
+            c->load = (int)x;
+        } else if (!strcmp(a, "--shard")) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)) ||
+                shard_parse_spec(v, &c->shard_k, &c->shard_n, err, errlen))
+                return -1;
+        } else if (!strcmp(a, "--results")) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return -1;
+            if (strlen(v) >= MATCH_PATH_MAX || !v[0]) {
+                snprintf(err, errlen, "%s: bad path", a);
+                return -1;
+            }
+            snprintf(c->results, MATCH_PATH_MAX, "%s", v);
+        } else if (!strcmp(a, "--merge")) {
+            c->merge = argv + i + 1;
+            c->nmerge = 0;
+            while (i + 1 < argc && !is_flag(argv[i + 1])) {
+                i++;
+                c->nmerge++;
+            }
+            if (!c->nmerge) {
+                snprintf(err, errlen, "--merge needs results files");
+                return -1;
+            }
+        } else if (!strcmp(a, "--margin") || !strcmp(a, "--timemargin")) {
             if (number_arg(argc, argv, &i, 0, 3600000, &x, err, errlen))
                 return -1;
             c->margin_ms = x;
@@ -506,6 +537,18 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
             return -1;
         }
+    }
+    if (c->nmerge) {
+        if (nengines || c->shard_n || c->demo || c->make_openings) {
+            snprintf(err, errlen, "--merge takes results files (and --results FILE for the "
+                                  "joined file), no match to play");
+            return -1;
+        }
+        return 0;
+    }
+    if (c->shard_n && !c->results[0]) {
+        snprintf(err, errlen, "--shard needs --results FILE");
+        return -1;
     }
     if (tc_given > 1) {
         snprintf(err, errlen, "give one of --tc, --movetime, --depth, --nodes");
@@ -599,6 +642,13 @@ int match_main(int argc, char **argv)
     }
     if (c.help) {
         match_usage(stdout);
+        return 0;
+    }
+    if (c.nmerge) {
+        if (match_merge(&c, stdout, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "match: %s\n", err);
+            return 1;
+        }
         return 0;
     }
     if (c.make_openings) {

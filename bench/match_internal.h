@@ -19,6 +19,7 @@
 
 #include "engine_proc.h"
 #include "match.h"
+#include "match_shard.h"
 
 /* How a game ended; the report counts each kind. */
 enum {
@@ -45,7 +46,8 @@ typedef struct Player {
 typedef struct PlyInfo {
     char text[MOVE_STR_MAX];
     int has_score, mate, score, depth;
-    int64_t ms;
+    int64_t ms;        /* go written to bestmove read */
+    int64_t budget_ms; /* the clock left or the movetime; -1 none */
 } PlyInfo;
 
 typedef struct GameRecord {
@@ -77,6 +79,8 @@ typedef struct Match {
     FILE *pgn;
     int tty;
     char date[16];
+    ShardFile results;   /* --results: the games played, for the file */
+    int results_failed;  /* out of memory while keeping them */
 } Match;
 
 typedef struct Worker {

@@ -260,19 +260,25 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
         const char *name = c->engines[e].name;
         const TimeControl *tc = side_tc[side];
         go_command(tc, clock, inc, cmd, sizeof cmd);
-        int64_t t0 = engine_now_ms(), deadline;
-        if (tc->type == TC_CLOCK)
-            deadline = t0 + clock[side] + c->margin_ms;
-        else if (tc->type == TC_MOVETIME)
-            deadline = t0 + tc->movetime_ms + c->margin_ms;
-        else
-            deadline = t0 + c->timeout_ms;
-        if (engine_proc_send(&p->proc, poscmd.s) != 0 || engine_proc_send(&p->proc, cmd) != 0) {
+        PlyInfo info = {0};
+        info.budget_ms = tc->type == TC_CLOCK      ? clock[side]
+                         : tc->type == TC_MOVETIME ? tc->movetime_ms
+                                                   : -1;
+        /* The engine's time runs from the moment go is written: the runner's
+         * own work before (the position line) and after (the move's arrival
+         * is stamped by the reader) is not charged to it. */
+        int64_t t0 = 0, deadline = 0;
+        int sent = engine_proc_send(&p->proc, poscmd.s) == 0;
+        if (sent) {
+            t0 = engine_now_ms();
+            deadline = t0 + (info.budget_ms >= 0 ? info.budget_ms + c->margin_ms : c->timeout_ms);
+            sent = engine_proc_send(&p->proc, cmd) == 0;
+        }
+        if (!sent) {
             player_drop(p);
             forfeit(rec, e, TERM_CRASH, "%s crashed%s", name, " (its input closed)");
             break;
         }
-        PlyInfo info = {0};
         int r;
         const char *best = NULL;
         while ((r = engine_proc_readline(&p->proc, line, sizeof line, deadline)) == 1) {
@@ -285,7 +291,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
             if (starts_with(line, "info"))
                 parse_info(line, &info);
         }
-        info.ms = engine_now_ms() - t0;
+        info.ms = (r == 1 ? p->proc.line_ms : engine_now_ms()) - t0;
         if (r == 0) {
             player_drop(p); /* hung past its time: kill it, restart next game */
             char detail[64];

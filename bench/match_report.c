@@ -189,6 +189,17 @@ void game_done(Match *m, const GameRecord *rec)
     if (rec->forfeit >= 0)
         s->forfeits[rec->forfeit]++;
     m->terms[rec->term]++;
+    for (int i = 0; i < rec->nplies; i++) {
+        const PlyInfo *pl = &rec->plies[i];
+        if (pl->budget_ms < 0)
+            continue;
+        int64_t over = pl->ms - pl->budget_ms;
+        if (s->timed_moves++ == 0 || over > s->max_over_ms)
+            s->max_over_ms = over;
+        s->late_moves += over > 0;
+        if (pl->ms > s->max_move_ms)
+            s->max_move_ms = pl->ms;
+    }
     if (m->pgn)
         write_pgn(m, rec);
     if (c->sprt && c->sprt_model == SPRT_TRINOMIAL)
@@ -282,6 +293,11 @@ void report(Match *m)
             fprintf(out, " %s %d,", term_names[t], m->terms[t]);
     fprintf(out, " disagreements %d; forfeits %s %d, %s %d\n", s->disagreements,
             c->engines[0].name, s->forfeits[0], c->engines[1].name, s->forfeits[1]);
+    if (s->timed_moves > 0)
+        fprintf(out,
+                "timing: %d moves, %d over their budget (clock left or movetime), longest "
+                "overshoot %+" PRId64 " ms, longest move %" PRId64 " ms (grace %" PRId64 " ms)\n",
+                s->timed_moves, s->late_moves, s->max_over_ms, s->max_move_ms, c->margin_ms);
     fflush(out);
 }
 
