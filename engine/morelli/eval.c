@@ -44,7 +44,6 @@ int morelli_weight_table(int **w, const char *const **names)
 }
 
 typedef struct SideInfo {
-    Bits reach;   /* every cell one of the side's stones can land on */
     int mobility; /* legal moves in standard play (landings) */
     int reserve;  /* band steps left: sum of band - 1 */
     int inner;    /* band steps made: sum of outer - band */
@@ -52,35 +51,48 @@ typedef struct SideInfo {
     int best_capture;
 } SideInfo;
 
+/* Does a stone of side s reach one of the empty cells `cells`? */
+static int reaches_any(const MoPos *p, int s, const Bits *occ, Bits cells)
+{
+    while (bits_any(&cells)) {
+        Bits from = morelli_movers_to(p, s, occ, bits_pop(&cells));
+        if (bits_any(&from))
+            return 1;
+    }
+    return 0;
+}
+
+/* The side's terms.  Counts by band come from band masks; mobility from
+ * the distance to the first occupied cell on each landing ray (tables, no
+ * landing sets); the best capture from the capture cells (found by
+ * direction shifts) that some stone of the side reaches. */
 static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
 {
     const MoTables *t = mo_tables(p);
-    Bits own = p->stones[s];
-    si->reach = (Bits){{0, 0, 0}};
     si->mobility = si->reserve = si->inner = si->stones = si->best_capture = 0;
-    while (bits_any(&own)) {
-        int c = bits_pop(&own);
-        int b = t->band[c];
-        si->stones++;
-        si->inner += t->outer_band - b;
-        if (b < 2)
-            continue;
-        si->reserve += b - 1;
-        Bits r = morelli_reach(t, occ, c);
-        si->mobility += bits_count(&r);
-        si->reach = bits_or(si->reach, r);
+    for (int b = 0; b <= t->outer_band; b++) {
+        Bits at = bits_and(p->stones[s], t->band_mask[b]);
+        int k = bits_count(&at);
+        si->stones += k;
+        si->inner += k * (t->outer_band - b);
+        if (b >= 2)
+            si->reserve += k * (b - 1);
     }
+    Bits own = bits_andnot(p->stones[s], bits_or(t->band_mask[0], t->band_mask[1]));
+    while (bits_any(&own))
+        si->mobility += morelli_reach_count(t, occ, bits_pop(&own));
     /* the best single landing for captures (they do not depend on which
-     * stone lands, see internal.h), among the landings next to an adverse
-     * stone */
-    Bits near = {{0, 0, 0}}, opp = p->stones[s ^ 1];
-    while (bits_any(&opp))
-        near = bits_or(near, t->capby[bits_pop(&opp)]);
-    Bits r = bits_and(si->reach, near);
-    while (bits_any(&r)) {
-        int to = bits_pop(&r);
-        int k = __builtin_popcount(morelli_captures(p, s, to));
-        if (k > si->best_capture)
+     * stone lands, see internal.h) */
+    Bits by_dir[MO_DIRS];
+    Bits targets = morelli_capture_targets(p, s, occ, by_dir);
+    while (bits_any(&targets)) {
+        int to = bits_pop(&targets), k = 0;
+        for (int d = 0; d < MO_DIRS; d++)
+            k += bits_test(&by_dir[d], to);
+        if (k <= si->best_capture)
+            continue;
+        Bits from = morelli_movers_to(p, s, occ, to);
+        if (bits_any(&from))
             si->best_capture = k;
     }
 }
@@ -108,29 +120,21 @@ int morelli_evaluate(const void *pos)
     score += w[MW_CAPTURE_NOW] * me.best_capture - w[MW_CAPTURE_THREAT] * op.best_capture;
 
     /* frames, orbit by orbit */
-    int frame_now = 0, frame_threat = 0, f3 = 0, f2 = 0;
+    int f3 = 0, f2 = 0;
     for (int i = 0; i < t->norbits; i++) {
         const Bits *orb = &t->orbit[t->orbit_cell[i]];
         Bits mine = bits_and(*orb, p->stones[s]), theirs = bits_and(*orb, p->stones[o]);
         int a = bits_count(&mine), b = bits_count(&theirs);
-        if (a == 3 && b == 0) {
-            Bits gap = bits_andnot(*orb, mine);
-            Bits hit = bits_and(gap, me.reach);
-            if (bits_any(&hit) && p->throne != s + 1)
-                frame_now = 1;
-            f3++;
-        } else if (b == 3 && a == 0) {
-            Bits gap = bits_andnot(*orb, theirs);
-            Bits hit = bits_and(gap, op.reach);
-            if (bits_any(&hit) && p->throne != o + 1)
-                frame_threat = 1;
-            f3--;
-        } else if (a == 2 && b == 0) {
-            f2++;
-        } else if (b == 2 && a == 0) {
-            f2--;
-        }
+        if (b == 0)
+            f3 += a == 3, f2 += a == 2;
+        else if (a == 0)
+            f3 -= b == 3, f2 -= b == 2;
     }
+    /* a frame's empty corner that a stone reaches: enthroning now, or
+     * the opponent's threat */
+    int frame_now = p->throne != s + 1 && reaches_any(p, s, &occ, morelli_frame_gaps(p, s));
+    int frame_threat =
+        !frame_now && p->throne != o + 1 && reaches_any(p, o, &occ, morelli_frame_gaps(p, o));
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];

@@ -70,7 +70,7 @@ int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned ca
  * there alone: the fourth corner of an orbit whose other three are s's.
  * A cell g of the frame bands qualifies when its three quarter turns are
  * s's: sets S_k = { g : rot^k(g) is s's }, filled from s's stones. */
-static Bits frame_gaps(const MoPos *p, int s)
+Bits morelli_frame_gaps(const MoPos *p, int s)
 {
     const MoTables *t = mo_tables(p);
     Bits own = bits_and(p->stones[s], t->frame_band);
@@ -102,7 +102,7 @@ static int gen_placements(const MoPos *p, Move *moves)
 /* The empty cells (never the Throne) where a stone of side s landing
  * would capture: next to an adverse stone with an own stone beyond;
  * by_dir[d] the cells capturing in direction d (before the emptiness). */
-static Bits capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
+Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
 {
     const MoTables *t = mo_tables(p);
     Bits out = {{0, 0, 0}};
@@ -131,11 +131,11 @@ static int gen_slides(const MoPos *p, Move *moves, int quiet_only)
      * stone leaves a band other than the landing's, so not that orbit) */
     Bits gaps = {{0, 0, 0}};
     if (may_enthrone)
-        gaps = frame_gaps(p, s);
+        gaps = morelli_frame_gaps(p, s);
     /* landings that capture or fill a frame gap need a closer look; the
      * others are plain moves */
     Bits by_dir[MO_DIRS];
-    Bits special = bits_or(capture_targets(p, s, &occ, by_dir), gaps);
+    Bits special = bits_or(morelli_capture_targets(p, s, &occ, by_dir), gaps);
     int n = 0;
     while (bits_any(&own)) {
         int from = bits_pop(&own);
@@ -251,7 +251,7 @@ int mo_has_move(const MoPos *p)
 /* The stones of side s that can land on the empty cell `to`: in each
  * direction the nearest occupied cell, when it is an own stone of a band
  * farther out (it slides back along the same line). */
-static Bits movers_to(const MoPos *p, int s, const Bits *occ, int to)
+Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
 {
     const MoTables *t = mo_tables(p);
     Bits out = {{0, 0, 0}};
@@ -302,9 +302,9 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
     Bits occ = mo_occupied(p);
     Bits gaps = {{0, 0, 0}};
     if (p->throne != s + 1)
-        gaps = frame_gaps(p, s);
+        gaps = morelli_frame_gaps(p, s);
     Bits by_dir[MO_DIRS];
-    Bits targets = bits_or(capture_targets(p, s, &occ, by_dir), gaps);
+    Bits targets = bits_or(morelli_capture_targets(p, s, &occ, by_dir), gaps);
     int n = 0;
     while (bits_any(&targets)) {
         int to = bits_pop(&targets);
@@ -312,7 +312,7 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
         for (int d = 0; d < MO_DIRS; d++)
             all |= (unsigned)bits_test(&by_dir[d], to) << d;
         int gap = bits_test(&gaps, to);
-        Bits from = movers_to(p, s, &occ, to);
+        Bits from = morelli_movers_to(p, s, &occ, to);
         while (bits_any(&from))
             n += noisy_landing(p, s, bits_pop(&from), to, all, gap, moves + n);
     }
@@ -348,7 +348,7 @@ int morelli_move_legal(const MoPos *p, Move m)
         if (caps)
             en = morelli_completes_frame(p, s, from, to, caps);
         else {
-            Bits gaps = frame_gaps(p, s);
+            Bits gaps = morelli_frame_gaps(p, s);
             en = bits_test(&gaps, to);
         }
     }

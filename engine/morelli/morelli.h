@@ -55,6 +55,11 @@ typedef struct MoTables {
     Bits path[MO_CELLS][MO_DIRS];
     Bits land[MO_CELLS][MO_DIRS];
     uint8_t land_dirs[MO_CELLS]; /* bit d: land[c][d] is not empty */
+    /* the cells of land[c][d], and those before step k of the ray (the
+     * landings when the first occupied cell is k steps away) */
+    uint8_t land_count[MO_CELLS][MO_DIRS];
+    uint8_t land_before[MO_CELLS][MO_DIRS][14];
+    uint8_t file[MO_CELLS], rank[MO_CELLS];
     Bits inner[8];
     Bits band_mask[8];
     Bits orbit[MO_CELLS];
@@ -224,6 +229,30 @@ Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
 unsigned morelli_captures(const MoPos *p, int s, int to);
 /* Legal moves of p into moves[]; the count. */
 int morelli_gen(const MoPos *p, Move *moves);
+/* How many cells a stone on `from` can land on (|morelli_reach|). */
+static inline int morelli_reach_count(const MoTables *t, const Bits *occ, int from)
+{
+    int n = 0;
+    for (unsigned dirs = t->land_dirs[from]; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
+        Bits blk = bits_and(t->path[from][d], *occ);
+        if (!bits_any(&blk)) {
+            n += t->land_count[from][d];
+            continue;
+        }
+        int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
+        int k = (d & 3) == 0 ? t->file[b] - t->file[from] : t->rank[b] - t->rank[from];
+        n += t->land_before[from][d][k < 0 ? -k : k];
+    }
+    return n;
+}
+/* The empty cells where a stone of side s would capture (by_dir[d]: those
+ * capturing in direction d, emptiness aside), the stones of side s that
+ * can land on the empty cell `to`, the empty cells completing a frame of
+ * side s (gen.c). */
+Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS]);
+Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
+Bits morelli_frame_gaps(const MoPos *p, int s);
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
 /* The noisy moves of p alone (captures, enthronements): exactly the moves

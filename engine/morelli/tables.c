@@ -35,6 +35,8 @@ static void tables_fill(MoTables *t, int n)
         int ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
         int b = ax > ay ? ax : ay;
         t->band[c] = (uint8_t)b;
+        t->file[c] = (uint8_t)(c % n);
+        t->rank[c] = (uint8_t)(c / n);
         t->opposite[c] = (uint8_t)((h - y) * n + (h - x));
         bits_set(&t->board, c);
         bits_set(&t->band_mask[b], c);
@@ -81,12 +83,19 @@ static void tables_fill(MoTables *t, int n)
                 if (t->band[x] < t->band[c])
                     last = k;
             }
-            for (int k = 1; k <= last; k++) {
+            int landed = 0;
+            for (int k = 1; k < 14; k++) {
+                t->land_before[c][d][k] = (uint8_t)landed;
+                if (k > last)
+                    continue;
                 int x = (r + k * dir_dy[d]) * n + f + k * dir_dx[d];
                 bits_set(&t->path[c][d], x);
-                if (t->band[x] < t->band[c] && x != t->centre)
+                if (t->band[x] < t->band[c] && x != t->centre) {
                     bits_set(&t->land[c][d], x);
+                    landed++;
+                }
             }
+            t->land_count[c][d] = (uint8_t)landed;
             if (bits_any(&t->land[c][d]))
                 t->land_dirs[c] |= (uint8_t)(1u << d);
         }
