@@ -122,13 +122,6 @@ void match_free_openings(char **lines, int n);
 /* Writes n distinct random openings (see docs/match.md). Returns 0 or -1. */
 int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errlen);
 
-/* Sets the game option called name (BoardSize, Ruleset, Setup, SetupSeed,
- * Pieces, Diagonals, Flying, MoveRule; any case) from its text.  Returns 1
- * when name is a game option and value valid, 0 when name is no game option,
- * -1 (and a message) for a bad value. */
-int match_game_option(GameOptions *o, const char *name, const char *value, char *err,
-                      size_t errlen);
-
 /* What a match ended with, from the first engine's point of view. */
 typedef struct MatchSummary {
     int games;            /* games finished */

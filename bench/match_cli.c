@@ -3,6 +3,7 @@
 #include "match.h"
 #include "match_load.h"
 #include "match_shard.h"
+#include "options.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,19 +37,6 @@ void match_usage(FILE *out)
 
 /* --- game options ------------------------------------------------------------------ */
 
-static int parse_bool(const char *v, int *out)
-{
-    if (!strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
-
 /* A whole decimal number within [lo, hi]. */
 static int parse_int(const char *v, long long lo, long long hi, long long *out)
 {
@@ -59,61 +47,6 @@ static int parse_int(const char *v, long long lo, long long hi, long long *out)
         return -1;
     *out = x;
     return 0;
-}
-
-int match_game_option(GameOptions *o, const char *name, const char *value, char *err,
-                      size_t errlen)
-{
-    static const char *const rulesets[] = {"standard", "classic"};
-    static const char *const setups[] = {"adjacent", "facing", "random", "free", "pairs"};
-    long long x;
-    int b;
-    if (!strcasecmp(name, "BoardSize")) {
-        if (parse_int(value, 9, 13, &x) || (x != 9 && x != 11 && x != 13))
-            goto bad;
-        o->board_size = (int)x;
-    } else if (!strcasecmp(name, "Ruleset")) {
-        for (x = 0; x < 2 && strcasecmp(value, rulesets[x]); x++)
-            ;
-        if (x == 2)
-            goto bad;
-        o->ruleset = (int)x;
-    } else if (!strcasecmp(name, "Setup")) {
-        for (x = 0; x < 5 && strcasecmp(value, setups[x]); x++)
-            ;
-        if (x == 5)
-            goto bad;
-        o->setup = (int)x;
-    } else if (!strcasecmp(name, "SetupSeed")) {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(value, &end, 10);
-        if (errno || end == value || *end || value[0] == '-')
-            goto bad;
-        o->setup_seed = s;
-    } else if (!strcasecmp(name, "Pieces")) {
-        if (parse_int(value, 9, 12, &x) || (x != 9 && x != 12))
-            goto bad;
-        o->pieces = (int)x;
-    } else if (!strcasecmp(name, "Diagonals")) {
-        if (parse_bool(value, &b))
-            goto bad;
-        o->diagonals = b;
-    } else if (!strcasecmp(name, "Flying")) {
-        if (parse_bool(value, &b))
-            goto bad;
-        o->flying = b;
-    } else if (!strcasecmp(name, "MoveRule")) {
-        if (parse_int(value, 0, 100000, &x))
-            goto bad;
-        o->move_rule = (int)x;
-    } else {
-        return 0;
-    }
-    return 1;
-bad:
-    snprintf(err, errlen, "bad value '%s' for option %s", value, name);
-    return -1;
 }
 
 /* --- the command line ------------------------------------------------------------- */
@@ -158,7 +91,6 @@ static int is_flag(const char *s)
 }
 
 static int parse_tc(TimeControl *tc, const char *v, char *err, size_t errlen);
-static int parse_int(const char *v, long long lo, long long hi, long long *out);
 
 /* tc=, movetime=, depth=, nodes= of one engine. Returns 1 if a was one of
  * them (0 if not, -1 for a bad value). */
@@ -356,11 +288,11 @@ static int engine_game_options(const MatchConfig *c, int e, GameOptions *o, char
     memset(o, 0, sizeof *o);
     game_options_default(o);
     for (int i = 0; i < c->neach; i++)
-        if (match_game_option(o, c->each[i].name, c->each[i].value, err, errlen) < 0)
+        if (game_option_set(o, c->each[i].name, c->each[i].value, err, errlen) < 0)
             return -1;
     const EngineSpec *s = &c->engines[e];
     for (int i = 0; i < s->noptions; i++)
-        if (match_game_option(o, s->options[i].name, s->options[i].value, err, errlen) < 0)
+        if (game_option_set(o, s->options[i].name, s->options[i].value, err, errlen) < 0)
             return -1;
     return 0;
 }
@@ -524,7 +456,7 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             GameOptions probe = c->game_opt;
             char name[MATCH_NAME_MAX];
             snprintf(name, sizeof name, "%.*s", (int)(strchr(o, '=') - o), o);
-            int r = match_game_option(&probe, name, strchr(o, '=') + 1, err, errlen);
+            int r = game_option_set(&probe, name, strchr(o, '=') + 1, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 0 && o == a + 2) {
@@ -599,10 +531,7 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
     if (engine_game_options(c, 0, &o0, err, errlen) ||
         engine_game_options(c, 1, &o1, err, errlen))
         return -1;
-    if (o0.ruleset != o1.ruleset || o0.setup != o1.setup || o0.setup_seed != o1.setup_seed ||
-        o0.board_size != o1.board_size || o0.pieces != o1.pieces ||
-        o0.diagonals != o1.diagonals || o0.flying != o1.flying ||
-        o0.move_rule != o1.move_rule) {
+    if (!game_options_equal(NULL, &o0, &o1)) {
         snprintf(err, errlen, "the engines' game options differ: give them with --each");
         return -1;
     }

@@ -106,7 +106,7 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
     if (g->uses_move_rule && c->game_opt.move_rule > 0 && rp >= c->game_opt.move_rule) {
         rec->term = TERM_MOVERULE;
         snprintf(rec->reason, sizeof rec->reason, "MoveRule: %d plies without removal",
-                 c->game_opt.move_rule);
+                 (int)c->game_opt.move_rule);
     } else {
         rec->term = TERM_REPETITION;
         snprintf(rec->reason, sizeof rec->reason, "repetition (position seen %d times)",

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "match.h"
+#include "options.h"
 #include "perft.h"
 #include "search/search.h"
 
@@ -85,7 +86,7 @@ int speed_parse_line(char *line, SpeedCase *c, char *err, size_t errlen)
                 return -1;
             }
             *eq = '\0';
-            int r = match_game_option(&c->opt, kv, eq + 1, err, errlen);
+            int r = game_option_set(&c->opt, kv, eq + 1, err, errlen);
             if (r == 0)
                 snprintf(err, errlen, "unknown game option '%s'", kv);
             if (r != 1)

@@ -4,18 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void game_options_default(GameOptions *o)
-{
-    o->ruleset = RULESET_STANDARD;
-    o->setup = SETUP_ADJACENT;
-    o->setup_seed = 0;
-    o->board_size = 13;
-    o->pieces = 9;
-    o->diagonals = 0;
-    o->flying = 1;
-    o->move_rule = 100;
-}
-
 const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def)
 {
     if (opt)

@@ -58,23 +58,27 @@ enum {
 };
 
 /*
- * Every game option of every game, as the protocol's setoption fills them.
- * A game reads the fields that concern it and ignores the others.
+ * The values of the games' options.  Each game declares its options in its
+ * descriptor (Game.options, see options.h), each naming the field here that
+ * holds its value; a game reads its own fields and ignores the others.
+ * Every field is an int64_t, so the struct has no padding and two sets
+ * compare with game_options_equal() (or memcmp).
  */
 typedef struct GameOptions {
-    int ruleset;         /* RULESET_*: Morelli */
-    int setup;           /* SETUP_*: Morelli */
-    uint64_t setup_seed; /* Morelli random setup */
-    int board_size;      /* 9, 11, 13: Morelli */
-    int pieces;          /* 9 or 12: Morris */
-    int diagonals;       /* bool: Morris */
-    int flying;          /* bool: Morris */
-    int move_rule;       /* plies without removal that draw, 0 = off: Morris */
+    int64_t ruleset;     /* Morelli: Ruleset (its RULESET_*) */
+    int64_t setup;       /* Morelli: Setup (its SETUP_*) */
+    int64_t setup_seed;  /* Morelli: SetupSeed, the random setup's seed */
+    int64_t board_size;  /* Morelli: BoardSize, 9, 11 or 13 */
+    int64_t pieces;      /* Morris: Pieces, 9 or 12 */
+    int64_t diagonals;   /* Morris: Diagonals, bool */
+    int64_t flying;      /* Morris: Flying, bool */
+    int64_t move_rule;   /* Morris: MoveRule, plies without removal that draw, 0 = off */
 } GameOptions;
 
-/* The defaults: Morelli 13x13 standard adjacent; Morris 9 pieces, flying,
- * no diagonals, MoveRule 100. */
+/* Every game's declared defaults (engine/options.c). */
 void game_options_default(GameOptions *o);
+
+typedef struct Option Option; /* options.h */
 
 typedef struct game Game;
 
@@ -169,6 +173,11 @@ struct game {
      * one legal move for a light playout, chosen without a move list;
      * MOVE_NONE only when there is no legal move. */
     Move (*playout_step)(const void *pos, uint64_t *rng);
+
+    /* The game's options (options.h): option_count of them, each with the
+     * GameOptions field its value lives in. */
+    const Option *options;
+    int option_count;
 };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */

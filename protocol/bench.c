@@ -66,10 +66,8 @@ int cmd_bench(Engine *e, char **tok, int n)
         if (bad)
             snprintf(err, sizeof err, "unknown game");
         /* Defaults first, then the line's options: each position stands alone. */
-        for (int k = 0; k < search_option_count && !bad; k++)
-            if (strcmp(search_options[k].type, "button") != 0)
-                bad = search_setoption(s, search_options[k].name, search_options[k].def, err,
-                                       sizeof err) != 0;
+        if (!bad)
+            bad = search_options_default(s, err, sizeof err) != 0;
         if (!bad) /* one thread, so the node count is the same every run */
             search_setoption(s, "Threads", "1", err, sizeof err);
         err[0] = '\0';

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "options.h"
 #include "perft.h"
 #include "search/timeman.h"
 
@@ -432,7 +433,7 @@ static int cmd_d(Engine *e, char **tok, int n)
         return UGI_ERROR;
     }
     e->game->print(e->pos, f, e->color);
-    describe_options(&e->opt, opts, sizeof opts);
+    game_options_describe(&e->opt, opts, sizeof opts);
     fprintf(f, "Variant: %s\n", e->game->name);
     fprintf(f, "Options: %s\n", opts);
     fprintf(f, "History: %d earlier positions\n", e->hist.len);

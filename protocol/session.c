@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "options.h"
+
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 
@@ -97,18 +99,7 @@ static void write_file(void *ctx, const char *line)
 /* ------------------------------------------------------------------------ */
 /* Small helpers of the protocol's files                                     */
 
-const char *echo(const char *s, char *buf, size_t len)
-{
-    size_t j = 0, i = 0;
-    for (; s[i] && j + 4 < len && i < 40; i++)
-        buf[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-    if (s[i] && j + 4 < len) {
-        memcpy(buf + j, "...", 3);
-        j += 3;
-    }
-    buf[j] = '\0';
-    return buf;
-}
+const char *echo(const char *s, char *buf, size_t len) { return option_echo(s, buf, len); }
 
 int64_t now_ms(void)
 {
@@ -127,17 +118,6 @@ int parse_i64(const char *s, int64_t *v)
     if (errno || *end || end == s || isspace((unsigned char)*s))
         return -1;
     *v = (int64_t)x;
-    return 0;
-}
-
-int parse_bool(const char *s, int *v)
-{
-    if (strcasecmp(s, "true") == 0)
-        *v = 1;
-    else if (strcasecmp(s, "false") == 0)
-        *v = 0;
-    else
-        return -1;
     return 0;
 }
 

@@ -83,8 +83,6 @@ void say_text(Engine *e, const char *text);
 const char *echo(const char *s, char *buf, size_t len);
 /* A whole decimal integer (optional sign) into *v; 0 or -1. */
 int parse_i64(const char *s, int64_t *v);
-/* true/false (any case) into *v; 0 or -1. */
-int parse_bool(const char *s, int *v);
 /* p1win, p2win, draw or none. */
 const char *result_word(int r);
 int64_t now_ms(void);
@@ -122,8 +120,6 @@ int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char 
                  const char *value, char *err, size_t errlen);
 /* The `option name ...` lines of every option. */
 void list_options(Engine *e);
-/* The options as `d` shows them: "Name=Value ..." into buf. */
-void describe_options(const GameOptions *o, char *buf, size_t len);
 
 /* --- commands.c ----------------------------------------------------------- */
 

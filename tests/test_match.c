@@ -94,7 +94,7 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
         snprintf(got, sizeof got, "%s:%g:%g", c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial",
                  c->elo0, c->elo1);
     else if (!strcmp(key, "boardsize"))
-        snprintf(got, sizeof got, "%d", c->game_opt.board_size);
+        snprintf(got, sizeof got, "%d", (int)c->game_opt.board_size);
     else if (!strcmp(key, "margin"))
         snprintf(got, sizeof got, "%lld", (long long)c->margin_ms);
     else if (!strcmp(key, "opt1"))

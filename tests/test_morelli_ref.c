@@ -291,7 +291,7 @@ static void test_against_reference(void **state)
                     same = strcmp(mine[i], ref[i]) == 0;
                 if (!same) {
                     print_error("%d %s %s: position %s\n  engine %d moves, reference %d\n",
-                                opt.board_size, td_ruleset_names[opt.ruleset],
+                                (int)opt.board_size, td_ruleset_names[opt.ruleset],
                                 td_setup_names[opt.setup], fen, n, nr);
                     for (int i = 0, j = 0; i < n || j < nr;) {
                         int c = i >= n ? 1 : j >= nr ? -1 : strcmp(mine[i], ref[j]);

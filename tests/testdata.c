@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "options.h"
 #include "perft.h"
 #include "testdata.h"
 
@@ -191,20 +192,15 @@ void td_play_checked(const Game *g, void *pos, Move m)
 const char *const td_ruleset_names[2] = {"standard", "classic"};
 const char *const td_setup_names[5] = {"adjacent", "facing", "random", "free", "pairs"};
 
-static int lookup(const char *w, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(w, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-/* Ruleset and setup by name into opt; 0, or -2 if a name is unknown. */
+/* Ruleset and setup by name into opt (through the options' one parser);
+ * 0, or -2 if a name is unknown. */
 static int set_names(GameOptions *opt, const char *ruleset, const char *setup)
 {
-    opt->ruleset = lookup(ruleset, td_ruleset_names, 2);
-    opt->setup = lookup(setup, td_setup_names, 5);
-    return opt->ruleset < 0 || opt->setup < 0 ? -2 : 0;
+    char err[256];
+    if (game_option_set(opt, "Ruleset", ruleset, err, sizeof err) != 1 ||
+        game_option_set(opt, "Setup", setup, err, sizeof err) != 1)
+        return -2;
+    return 0;
 }
 
 int td_morelli_row(const char *line, GameOptions *opt, int *a, unsigned long long *b)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
+
 /* ------------------------------------------------------------------------
  * Notation
  * --------------------------------------------------------------------- */
@@ -289,6 +291,18 @@ static void mo_print(const void *pos, FILE *out, int ansi)
 }
 
 
+/* Morelli's options; the combos' values follow RULESET_* and SETUP_*. */
+static const char *const ruleset_names[] = {"standard", "classic", NULL};
+static const char *const setup_names[] = {"adjacent", "facing", "random", "free", "pairs", NULL};
+static const int64_t board_sizes[] = {9, 11, 13, OPTION_ONLY_END};
+static const Option mo_options[] = {
+    {"Ruleset", OPTION_COMBO, RULESET_STANDARD, 0, 0, ruleset_names, NULL,
+     offsetof(GameOptions, ruleset)},
+    {"Setup", OPTION_COMBO, SETUP_ADJACENT, 0, 0, setup_names, NULL, offsetof(GameOptions, setup)},
+    {"SetupSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, offsetof(GameOptions, setup_seed)},
+    {"BoardSize", OPTION_SPIN, 13, 9, 13, NULL, board_sizes, offsetof(GameOptions, board_size)},
+};
+
 const Game game_morelli = {
     .name = "morelli",
     .pos_size = sizeof(MoPos),
@@ -319,4 +333,6 @@ const Game game_morelli = {
     .gen_quiet = mo_gen_quiet,
     .move_legal = mo_move_legal,
     .playout_step = morelli_playout_step,
+    .options = mo_options,
+    .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
 };

@@ -40,11 +40,11 @@ int mo_init(void *pos, const GameOptions *opt, char *err, size_t errlen)
         return -1;
     }
     if (opt->ruleset != RULESET_STANDARD && opt->ruleset != RULESET_CLASSIC) {
-        snprintf(err, errlen, "morelli: unknown ruleset %d", opt->ruleset);
+        snprintf(err, errlen, "morelli: unknown ruleset %d", (int)opt->ruleset);
         return -1;
     }
     if (opt->setup < SETUP_ADJACENT || opt->setup > SETUP_PAIRS) {
-        snprintf(err, errlen, "morelli: unknown setup %d", opt->setup);
+        snprintf(err, errlen, "morelli: unknown setup %d", (int)opt->setup);
         return -1;
     }
     MoPos p;

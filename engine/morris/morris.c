@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "morris_internal.h"
+#include "options.h"
 
 /* The 16 lines of the plain board, then the 4 diagonals. */
 static const int line_pts[MAX_LINES][3] = {
@@ -252,6 +253,14 @@ static uint64_t morris_perft(void *vp, int depth, int bulk)
 
 static int morris_reversible(const void *vp) { return ((const Pos *)vp)->rev; }
 
+static const int64_t piece_counts[] = {9, 12, OPTION_ONLY_END};
+static const Option morris_options[] = {
+    {"Pieces", OPTION_SPIN, 9, 9, 12, NULL, piece_counts, offsetof(GameOptions, pieces)},
+    {"Diagonals", OPTION_CHECK, 0, 0, 1, NULL, NULL, offsetof(GameOptions, diagonals)},
+    {"Flying", OPTION_CHECK, 1, 0, 1, NULL, NULL, offsetof(GameOptions, flying)},
+    {"MoveRule", OPTION_SPIN, 100, 0, 100000, NULL, NULL, offsetof(GameOptions, move_rule)},
+};
+
 const Game game_morris = {
     .name = "morris",
     .pos_size = sizeof(Pos),
@@ -278,4 +287,6 @@ const Game game_morris = {
     .solve = NULL,
     .reversible_plies = morris_reversible,
     .uses_move_rule = 1,
+    .options = morris_options,
+    .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
 };

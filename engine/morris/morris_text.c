@@ -25,7 +25,7 @@ static int pos_for_options(Pos *p, const GameOptions *opt, char *err, size_t err
     GameOptions def;
     const GameOptions *o = game_options_or_default(opt, &def);
     if (o->pieces != 9 && o->pieces != 12) {
-        snprintf(err, errlen, "morris: Pieces must be 9 or 12, not %d", o->pieces);
+        snprintf(err, errlen, "morris: Pieces must be 9 or 12, not %d", (int)o->pieces);
         return -1;
     }
     memset(p, 0, sizeof *p);

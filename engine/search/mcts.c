@@ -488,7 +488,7 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
 
 static int same_game(const Mcts *t, const Game *g, const GameOptions *opt)
 {
-    return t->game == g && memcmp(&t->opt, opt, sizeof *opt) == 0;
+    return t->game == g && game_options_equal(g, &t->opt, opt);
 }
 
 void mcts_prepare(Search *s)

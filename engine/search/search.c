@@ -18,14 +18,18 @@
 
 #define HASH_DEFAULT_MB 64
 
-const SearchOption search_options[] = {
-    {"Search", "combo", "alphabeta", 0, 0, {"alphabeta", "mcts", "random", NULL}},
-    {"Hash", "spin", "64", 1, 65536, {NULL}},
-    {"Threads", "spin", "1", 1, 64, {NULL}},
-    {"MCTSPolicy", "combo", "full", 0, 0, {"full", "plain", NULL}},
-    {"MCTSExplore", "spin", "50", 1, 1000, {NULL}},
-    {"MCTSPlayoutCap", "spin", "200", 10, 10000, {NULL}},
-    {"MoveOverhead", "spin", "10", 0, 5000, {NULL}},
+static const char *const algo_names[] = {"alphabeta", "mcts", "random", NULL};
+static const char *const policy_names[] = {"full", "plain", NULL};
+
+/* The values follow ALGO_* and MCTS_POLICY_*. */
+const Option search_options[] = {
+    {"Search", OPTION_COMBO, ALGO_ALPHABETA, 0, 0, algo_names, NULL, 0},
+    {"Hash", OPTION_SPIN, HASH_DEFAULT_MB, 1, 65536, NULL, NULL, 0},
+    {"Threads", OPTION_SPIN, 1, 1, 64, NULL, NULL, 0},
+    {"MCTSPolicy", OPTION_COMBO, MCTS_POLICY_FULL, 0, 0, policy_names, NULL, 0},
+    {"MCTSExplore", OPTION_SPIN, 50, 1, 1000, NULL, NULL, 0},
+    {"MCTSPlayoutCap", OPTION_SPIN, 200, 10, 10000, NULL, NULL, 0},
+    {"MoveOverhead", OPTION_SPIN, 10, 0, 5000, NULL, NULL, 0},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
 
@@ -79,52 +83,17 @@ void search_clear(Search *s)
         mcts_clear(s->mcts);
 }
 
-/* Whole decimal number in [min, max]. */
-static int parse_spin(const char *value, int64_t min, int64_t max, int64_t *out)
-{
-    if (!value || !*value)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(value, &end, 10);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (errno || *end || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int search_setoption(Search *s, const char *name, const char *value, char *err,
                      size_t errlen)
 {
-    const SearchOption *o = NULL;
-    for (int i = 0; i < search_option_count; i++)
-        if (name && strcasecmp(name, search_options[i].name) == 0)
-            o = &search_options[i];
+    const Option *o = option_find(search_options, search_option_count, name);
     if (!o) {
         snprintf(err, errlen, "unknown option %s", name ? name : "(null)");
         return -1;
     }
-    if (!value)
-        value = "";
     int64_t v = 0;
-    if (strcmp(o->type, "spin") == 0 && parse_spin(value, o->min, o->max, &v) != 0) {
-        snprintf(err, errlen, "option %s wants a whole number from %lld to %lld, not '%s'",
-                 o->name, (long long)o->min, (long long)o->max, value);
+    if (option_parse(o, value, 0, &v, err, errlen) != 0)
         return -1;
-    }
-    if (strcmp(o->type, "combo") == 0) {
-        int k = -1;
-        for (int i = 0; o->vars[i]; i++)
-            if (strcasecmp(value, o->vars[i]) == 0)
-                k = i;
-        if (k < 0) {
-            snprintf(err, errlen, "option %s has no value '%s'", o->name, value);
-            return -1;
-        }
-        v = k;
-    }
     if (strcasecmp(o->name, "Search") == 0) {
         s->algo = (int)v;
     } else if (strcasecmp(o->name, "Hash") == 0) {
@@ -154,6 +123,17 @@ int search_setoption(Search *s, const char *name, const char *value, char *err,
 }
 
 int64_t search_move_overhead(const Search *s) { return s->move_overhead; }
+
+int search_options_default(Search *s, char *err, size_t errlen)
+{
+    for (int i = 0; i < search_option_count; i++) {
+        char text[64];
+        option_value_str(&search_options[i], search_options[i].def, text, sizeof text);
+        if (search_setoption(s, search_options[i].name, text, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 void search_prepare(Search *s)
 {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "options.h"
 
 typedef struct SearchLimits {
     int64_t time[2];   /* remaining ms per side (index SIDE_P1/P2), -1 = none */
@@ -57,24 +58,20 @@ void search_prepare(Search *s);
 
 /*
  * Options that belong to the searchers (Search, Hash, Threads and any of
- * their own).  The protocol lists them after its own, with these types.
+ * their own), declared as the games declare theirs (options.h).  The
+ * protocol lists them after the games' options.
  */
-typedef struct SearchOption {
-    const char *name;
-    const char *type;    /* "spin", "check", "combo", "string", "button" */
-    const char *def;     /* default, as text */
-    int64_t min, max;    /* spin */
-    const char *vars[8]; /* combo values, NULL-terminated */
-} SearchOption;
-
-extern const SearchOption search_options[];
+extern const Option search_options[];
 extern const int search_option_count;
-/* Set by name (case-insensitive). Returns 0, or -1 with a message in err
- * and nothing changed. Must not be called during search_go(). */
+/* Set by name (case-insensitive; the value is checked by option_parse()).
+ * Returns 0, or -1 with a message in err and nothing changed. Must not be
+ * called during search_go(). */
 int search_setoption(Search *s, const char *name, const char *value, char *err,
                      size_t errlen);
 /* The MoveOverhead option (ms). */
 int64_t search_move_overhead(const Search *s);
+/* Every option back to its default. 0, or -1 with a message in err. */
+int search_options_default(Search *s, char *err, size_t errlen);
 
 /*
  * Search pos (prev[0..nprev) are the keys of the game's earlier positions,
