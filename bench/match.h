@@ -74,6 +74,7 @@ typedef struct MatchConfig {
     int64_t start_timeout_ms; /* longest wait for ugiok, readyok, query answers */
     int max_plies;         /* draw by adjudication after so many plies */
     int demo;              /* draw the board after every move */
+    int demo_delay_ms;     /* --delay: pause after each board (-1: 300 on a terminal, else 0) */
     int quiet;             /* no per-game lines, no progress */
     int make_openings;     /* > 0: write that many openings and stop */
     int opening_plies;     /* random plies of a made opening, -1 = game's default */

@@ -27,7 +27,7 @@ void match_usage(FILE *out)
           "             [--GameOption=VALUE ...] [--quiet] [--load N]\n"
           "             [--shard K/N] [--results FILE]\n"
           "       match --merge FILE... [--results FILE]\n"
-          "       match --demo [--engine ... --engine ...] [--movetime MS] [...]\n"
+          "       match --demo [--delay MS] [--engine ... --engine ...] [--movetime MS] [...]\n"
           "       match --make-openings N [--variant V] [--GameOption=VALUE ...]\n"
           "             [--seed S] [--plies P]\n"
           "Game options: BoardSize Ruleset Setup SetupSeed Pieces Diagonals Flying MoveRule.\n"
@@ -444,6 +444,10 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
             c->make_openings = (int)x;
         } else if (!strcmp(a, "--demo")) {
             c->demo = 1;
+        } else if (!strcmp(a, "--delay")) {
+            if (number_arg(argc, argv, &i, 0, 60000, &x, err, errlen))
+                return -1;
+            c->demo_delay_ms = (int)x;
         } else if (!strcmp(a, "--quiet")) {
             c->quiet = 1;
         } else if (!strcmp(a, "--shuffle")) {

@@ -28,6 +28,7 @@ void match_config_default(MatchConfig *c)
     c->start_timeout_ms = 10000;
     c->max_plies = 1000;
     c->opening_plies = -1;
+    c->demo_delay_ms = -1;
 }
 
 void match_str_copy(char *dst, size_t len, const char *src)

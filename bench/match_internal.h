@@ -48,6 +48,7 @@ typedef struct PlyInfo {
     int has_score, mate, score, depth;
     int64_t ms;        /* go written to bestmove read */
     int64_t budget_ms; /* the clock left or the movetime; -1 none */
+    uint64_t nodes;    /* of the last info line with nodes (MCTS: playouts) */
 } PlyInfo;
 
 typedef struct GameRecord {

@@ -148,6 +148,9 @@ static void parse_info(const char *line, PlyInfo *info)
     const char *d = after_word(line, "depth");
     if (d)
         info->depth = atoi(d);
+    const char *nd = after_word(line, "nodes");
+    if (nd)
+        info->nodes = strtoull(nd, NULL, 10);
 }
 
 /* Asks engine e whether the game is over and how; notes a difference. */
