@@ -153,6 +153,7 @@ web-serve: web
 
 test-web: web build/morelli
 	@sh tests/web/ensure-browser.sh
+	@MORELLI_BIN=build/morelli node tests/web/test_wasm.js
 	@MORELLI_BIN=build/morelli node tests/web/test_web.js
 
 .PHONY: web web-tools web-serve test-web

@@ -367,7 +367,7 @@ async function restart() {
   $("engine-state").textContent = "ready";
   $("engine-state").classList.remove("failed");
   await resync();
-  await refresh(true);
+  await refresh();
 }
 
 /* ?game=morris&p1=engine&opt-Diagonals=true&movetime=200 presets the

@@ -190,6 +190,20 @@ async function morelliGame(browser) {
   await page.close();
 }
 
+/* Morelli's placement phase (Setup=pairs, 11x11), person against person. */
+async function placementGame(browser) {
+  const page = await open(browser, "game=morelli&opt-BoardSize=11&opt-Setup=pairs&p1=human&p2=human");
+  const s0 = await state(page);
+  check(!/[bw]/.test(s0.fen.split(" ")[0]), `pairs: the board starts empty (${s0.fen})`);
+  const s = await playOut(page, 8);
+  check(s.moves.length === 8 && s.moves.every((m) => squaresOf(m).length === 1),
+    `pairs: 8 placements by single clicks (${s.moves.join(" ")})`);
+  check(Object.keys(await page.evaluate(() => window.morelliPage.cells)).length === 16,
+    "pairs: each placement puts two stones on the board");
+  nativeReplay("morelli", ["BoardSize=11", "Setup=pairs"], s);
+  await page.close();
+}
+
 async function morrisGame(browser) {
   const page = await open(browser, "game=morris&opt-Diagonals=true&p1=human&p2=human&movetime=40");
   check(await page.$$eval("#board .morris-line", (l) => l.length) === 20, "Morris with diagonals: 20 lines drawn");
@@ -320,7 +334,7 @@ let BASE;
            "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
-    for (const t of [morelliGame, morrisGame, fanoGame, pasteAndErrors, crashAndRestart, firstMove]) {
+    for (const t of [morelliGame, placementGame, morrisGame, fanoGame, pasteAndErrors, crashAndRestart, firstMove]) {
       try {
         await t(browser);
       } catch (e) {
