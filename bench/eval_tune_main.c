@@ -75,7 +75,7 @@ typedef struct Args {
 static void parse(Args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
-    a->variant = "morelli";
+    a->variant = game_list[0]->name;
     a->sizes = "13";
     a->games = 100;
     a->seed = 1;
@@ -164,7 +164,7 @@ static int run_gen(const Args *a, const Game *g)
     fprintf(out, "# eval_tune gen --variant %s --games %d --seed %llu --depth %d --nodes %llu "
                  "--sizes %s --random-plies %d --label-depth %d\n",
             g->name, a->games, (unsigned long long)a->seed, a->depth,
-            (unsigned long long)a->nodes, g == &game_morelli ? a->sizes : "-", random_plies,
+            (unsigned long long)a->nodes, g->random_setup ? a->sizes : "-", random_plies,
             a->label_depth);
     int total = 0, w1 = 0, w2 = 0, dr = 0;
     long plies = 0;
@@ -174,11 +174,9 @@ static int run_gen(const Args *a, const Game *g)
         game_options_default(&o);
         char err[256];
         unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
-        if (g == &game_morelli) {
-            o.setup = SETUP_RANDOM;
-            o.setup_seed = a->seed * 100000 + (uint64_t)gi;
+        /* A random setup where the game has them (Morelli, with --sizes). */
+        if (g->random_setup && g->random_setup(&o, a->seed * 100000 + (uint64_t)gi))
             o.board_size = sizes[gi % nsizes];
-        }
         if (g->init(pos, &o, err, sizeof err) != 0)
             die(err);
         uint64_t rng = (a->seed * 1000003u + (uint64_t)gi) * 0x9E3779B97F4A7C15ull + 7;
@@ -269,7 +267,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     if (g->init(pos, o, err, sizeof err) != 0)
         die(err);
     /* Morris and Fano: random opening plies (Morelli: the random setup) */
-    int random_plies = a->random_plies >= 0 ? a->random_plies : g == &game_morelli ? 0 : 4;
+    int random_plies = a->random_plies >= 0 ? a->random_plies : g->random_setup ? 0 : 4;
     uint64_t rng = opening * 0x9E3779B97F4A7C15ull + 1;
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
@@ -327,11 +325,8 @@ static int run_duel(const Args *a, const Game *g)
     for (int k = 0; k < a->games; k++) {
         GameOptions o;
         game_options_default(&o);
-        if (g == &game_morelli) {
-            o.setup = SETUP_RANDOM;
-            o.setup_seed = a->seed * 100000 + (uint64_t)k;
+        if (g->random_setup && g->random_setup(&o, a->seed * 100000 + (uint64_t)k))
             o.board_size = size;
-        }
         for (int sw = 0; sw < 2; sw++) {
             int r = duel_game(g, &o, &t, wa, wb, sa, sb, !sw, a, a->seed * 100000 + (uint64_t)k);
             w += r == 2;

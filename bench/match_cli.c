@@ -342,7 +342,11 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
                 return -1;
             c->game = game_by_name(v);
             if (!c->game) {
-                snprintf(err, errlen, "unknown variant '%s' (morelli, morris, fano)", v);
+                char names[256] = "";
+                for (int k = 0; k < game_count; k++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             k ? ", " : "", game_list[k]->name);
+                snprintf(err, errlen, "unknown variant '%s' (%s)", v, names);
                 return -1;
             }
         } else if (!strcmp(a, "--games")) {

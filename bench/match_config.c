@@ -10,7 +10,7 @@
 void match_config_default(MatchConfig *c)
 {
     memset(c, 0, sizeof *c);
-    c->game = &game_morelli;
+    c->game = game_list[0];
     game_options_default(&c->game_opt);
     c->tc.type = TC_CLOCK;
     c->tc.time_ms = 10000;
@@ -63,10 +63,8 @@ const char *after_word(const char *line, const char *key)
 
 const char *side_name(const Game *g, int side)
 {
-    int morelli = strcmp(g->name, "morelli") == 0;
-    if (side == SIDE_P1)
-        return morelli ? "Black" : "White";
-    return morelli ? "White" : "Black";
+    const char *name = g->side_names[side == SIDE_P1 ? 0 : 1];
+    return name ? name : side == SIDE_P1 ? "p1" : "p2";
 }
 
 const char *result_text(int result)

@@ -90,14 +90,12 @@ int match_read_openings(const char *path, const Game *g, const GameOptions *opt,
 int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errlen)
 {
     const Game *g = c->game;
-    int morelli = strcmp(g->name, "morelli") == 0;
-    /* Morelli's placement starts (free, pairs) begin empty: random
-     * placements make their openings; every other start is a random setup. */
-    int placement = morelli && (c->game_opt.setup == SETUP_FREE || c->game_opt.setup == SETUP_PAIRS);
-    int plies = c->opening_plies >= 0 ? c->opening_plies
-                : morelli             ? (placement ? 4 : 0)
-                : g == &game_fano     ? 2
-                                      : 4;
+    /* A game with random setups under these options (Morelli but for its
+     * placement starts) gets a random setup for each opening and no plies;
+     * every other start gets the game's random plies. */
+    GameOptions probe = c->game_opt;
+    int setups = g->random_setup && g->random_setup(&probe, 0);
+    int plies = c->opening_plies >= 0 ? c->opening_plies : setups ? 0 : g->opening_plies;
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move moves[g->max_moves > 0 ? g->max_moves : 1];
     uint64_t rng = c->seed;
@@ -116,10 +114,8 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
             return -1;
         }
         GameOptions o = c->game_opt;
-        if (morelli && !placement) {
-            o.setup = SETUP_RANDOM;
-            o.setup_seed = rng_next(&rng);
-        }
+        if (setups)
+            g->random_setup(&o, rng_next(&rng));
         char why[256];
         if (g->init(pos, &o, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s: %s", g->name, why);

@@ -87,14 +87,10 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
         rec->term = TERM_RULES;
         Move moves[g->max_moves > 0 ? g->max_moves : 1];
         int n = g->gen_moves(pos, moves);
-        const char *throne = "";
-        if (n == 0 && g == &game_morelli) /* the Throne decides Morelli */
-            throne = own == RESULT_DRAW    ? "; the Throne is empty"
-                     : own == RESULT_P1_WIN ? "; the Black king holds the Throne"
-                                            : "; the White king holds the Throne";
+        const char *note = n == 0 && g->end_note ? g->end_note(pos, own) : "";
         if (n == 0)
             snprintf(rec->reason, sizeof rec->reason, "%s to move has no legal move%s",
-                     side_name(g, g->side_to_move(pos)), throne);
+                     side_name(g, g->side_to_move(pos)), note);
         else if (own == RESULT_DRAW)
             snprintf(rec->reason, sizeof rec->reason, "drawn by the rules");
         else /* too few pieces, a line of three, ...: the game knows which */

@@ -88,7 +88,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
 
 int main(int argc, char **argv)
 {
-    const char *game = "morelli", *base = "", *option = NULL, *values = NULL;
+    const char *game = game_list[0]->name, *base = "", *option = NULL, *values = NULL;
     int size = 13, openings = 10, first = 1;
     int64_t ms = 0;
     uint64_t nodes = 0;
@@ -121,11 +121,9 @@ int main(int argc, char **argv)
     GameOptions o;
     game_options_default(&o);
     o.board_size = size;
-    int random_plies = 0;
-    if (g == &game_morelli)
-        o.setup = SETUP_RANDOM;
-    else
-        random_plies = 4;
+    /* Random setups where the game has them, else random plies. */
+    int setups = g->random_setup && g->random_setup(&o, 0);
+    int random_plies = setups ? 0 : 4;
 
     char vbuf[512];
     snprintf(vbuf, sizeof vbuf, "%s", values);
@@ -142,7 +140,8 @@ int main(int argc, char **argv)
         int w = 0, d = 0, l = 0;
         for (int k = 0; k < openings; k++) {
             uint64_t opening = (uint64_t)(first + k);
-            o.setup_seed = opening;
+            if (setups)
+                g->random_setup(&o, opening);
             for (int sw = 0; sw < 2; sw++) {
                 int r = play(g, &o, test, ref, !sw, opening, random_plies, ms, nodes);
                 w += r == 2;

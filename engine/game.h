@@ -48,15 +48,6 @@ enum {
 
 enum { SIDE_P1 = 0, SIDE_P2 = 1 };
 
-enum { RULESET_STANDARD = 0, RULESET_CLASSIC = 1 };
-enum {
-    SETUP_ADJACENT = 0,
-    SETUP_FACING = 1,
-    SETUP_RANDOM = 2,
-    SETUP_FREE = 3,
-    SETUP_PAIRS = 4,
-};
-
 /*
  * The values of the games' options.  Each game declares its options in its
  * descriptor (Game.options, see options.h), each naming the field here that
@@ -65,8 +56,8 @@ enum {
  * compare with game_options_equal() (or memcmp).
  */
 typedef struct GameOptions {
-    int64_t ruleset;     /* Morelli: Ruleset (its RULESET_*) */
-    int64_t setup;       /* Morelli: Setup (its SETUP_*) */
+    int64_t ruleset;     /* Morelli: Ruleset (RULESET_* of morelli/morelli_options.h) */
+    int64_t setup;       /* Morelli: Setup (SETUP_*) */
     int64_t setup_seed;  /* Morelli: SetupSeed, the random setup's seed */
     int64_t board_size;  /* Morelli: BoardSize, 9, 11 or 13 */
     int64_t pieces;      /* Morris: Pieces, 9 or 12 */
@@ -178,6 +169,27 @@ struct game {
      * GameOptions field its value lives in. */
     const Option *options;
     int option_count;
+
+    /* What reports and game records call the sides, p1 first ("Black",
+     * "White" in Morelli). */
+    const char *side_names[2];
+    /* Optional (NULL: none): a note on how the rules ended the game at pos,
+     * where the side to move has no legal move and result is the game's
+     * result(), appended to the runner's reason ("; the Throne is empty"). */
+    const char *(*end_note)(const void *pos, int result);
+    /* Optional (NULL: no random setups): makes o a random start drawn from
+     * seed when the game has random setups under o's options; returns 1 if
+     * it did, 0 if not (o unchanged). */
+    int (*random_setup)(GameOptions *o, uint64_t seed);
+    /* Random plies that make an opening from a start position that is not
+     * a random setup (match --make-openings). */
+    int opening_plies;
+    /* Optional (NULL: nothing to tune): the evaluation's live weight table
+     * for the tuner (engine/tune): *w, one name each in *names, returns the
+     * count; writing w[i] changes evaluate() at once.  print_weights (may be
+     * NULL) writes such a table as the game's C source. */
+    int (*weights)(int **w, const char *const **names);
+    void (*print_weights)(const int *w, const char *const *names, int n, FILE *out);
 };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */

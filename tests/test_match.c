@@ -19,6 +19,7 @@
 
 #include "../bench/match.h"
 #include "history.h"
+#include "morelli/morelli_options.h"
 
 #define ARGS_DATA "tests/data/match_args.txt"
 #define OPENINGS_DATA "tests/data/match_openings_morris.txt"

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "game.h"
+#include "morelli/morelli_options.h"
 
 /* The most '|' fields td_split() returns. */
 #define TD_MAXF 8

@@ -525,4 +525,6 @@ const Game game_fano = {
     .solve = fano_solve,
     .reversible_plies = NULL, /* scan the whole history */
     .uses_move_rule = 0,
+    .side_names = {"White", "Black"},
+    .opening_plies = 2,
 };

@@ -13,8 +13,10 @@
  *     (tempo: the game ends when a side cannot move) and those made.
  * All weights are in morelli_weights[] (names in morelli.h).
  */
+#include <ctype.h>
+#include <stdio.h>
+
 #include "morelli.h"
-#include "tune/tune.h"
 
 int morelli_weights[MW_COUNT] = {
     [MW_THRONE] = 120,     [MW_THRONE_LATE] = 380, [MW_STONE] = 22,
@@ -41,6 +43,22 @@ int morelli_weight_table(int **w, const char *const **names)
     *w = morelli_weights;
     *names = morelli_weight_names;
     return MW_COUNT;
+}
+
+/* The table as the initialiser of morelli_weights[] above. */
+void morelli_print_weights(const int *w, const char *const *names, int n, FILE *out)
+{
+    fprintf(out, "int morelli_weights[MW_COUNT] = {\n");
+    for (int i = 0; i < n; i++) {
+        /* names are the enum's without the MW_ prefix, lower case */
+        char up[64];
+        size_t j = 0;
+        for (; names[i][j] && j + 1 < sizeof up; j++)
+            up[j] = (char)toupper((unsigned char)names[i][j]);
+        up[j] = 0;
+        fprintf(out, "    [MW_%s] = %d,\n", up, w[i]);
+    }
+    fprintf(out, "};\n");
 }
 
 typedef struct SideInfo {

@@ -291,6 +291,26 @@ static void mo_print(const void *pos, FILE *out, int ansi)
 }
 
 
+/* With no legal move the Throne decides: who holds it, in words. */
+static const char *mo_end_note(const void *pos, int result)
+{
+    (void)pos;
+    return result == RESULT_DRAW     ? "; the Throne is empty"
+           : result == RESULT_P1_WIN ? "; the Black king holds the Throne"
+                                     : "; the White king holds the Throne";
+}
+
+/* A random setup from seed, unless the setup is a placement one (free,
+ * pairs: those start empty). */
+static int mo_random_setup(GameOptions *o, uint64_t seed)
+{
+    if (o->setup == SETUP_FREE || o->setup == SETUP_PAIRS)
+        return 0;
+    o->setup = SETUP_RANDOM;
+    o->setup_seed = (int64_t)seed;
+    return 1;
+}
+
 /* Morelli's options; the combos' values follow RULESET_* and SETUP_*. */
 static const char *const ruleset_names[] = {"standard", "classic", NULL};
 static const char *const setup_names[] = {"adjacent", "facing", "random", "free", "pairs", NULL};
@@ -335,4 +355,10 @@ const Game game_morelli = {
     .playout_step = morelli_playout_step,
     .options = mo_options,
     .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
+    .side_names = {"Black", "White"},
+    .end_note = mo_end_note,
+    .random_setup = mo_random_setup,
+    .opening_plies = 4,
+    .weights = morelli_weight_table,
+    .print_weights = morelli_print_weights,
 };

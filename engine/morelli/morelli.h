@@ -32,8 +32,10 @@
 #define MORELLI_MORELLI_MORELLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "game.h"
+#include "morelli_options.h"
 
 #define MO_CELLS 169
 #define MO_DIRS 8
@@ -290,6 +292,10 @@ enum MoWeight {
 extern int morelli_weights[MW_COUNT];
 
 int morelli_evaluate(const void *pos);
+/* The tuner's view of morelli_weights[] (the descriptor's weights and
+ * print_weights, engine/tune). */
+int morelli_weight_table(int **w, const char *const **names);
+void morelli_print_weights(const int *w, const char *const *names, int n, FILE *out);
 Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 
 #endif

@@ -289,4 +289,8 @@ const Game game_morris = {
     .uses_move_rule = 1,
     .options = morris_options,
     .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
+    .side_names = {"White", "Black"},
+    .opening_plies = 4,
+    .weights = morris_weight_table,
+    .print_weights = morris_print_weights,
 };

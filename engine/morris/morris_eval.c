@@ -3,10 +3,10 @@
  * features, one weight row per phase, exposed to the tuner), the move
  * classification for ordering, and the playout policy.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "morris_internal.h"
-#include "tune/tune.h"
 
 /*
  * Evaluation: a weighted sum of differences (mover minus opponent), one
@@ -39,6 +39,26 @@ int morris_weight_table(int **w, const char *const **names)
     *w = &eval_weight[0][0];
     *names = eval_weight_names;
     return 3 * F_COUNT;
+}
+
+/* The table as the initialiser of eval_weight[][] above. */
+void morris_print_weights(const int *w, const char *const *names, int n, FILE *out)
+{
+    static const char *const rows[] = {"placement", "moving", "flying"};
+    if (n != 3 * F_COUNT) {
+        for (int i = 0; i < n; i++)
+            fprintf(out, "    %d, /* %s */\n", w[i], names[i]);
+        return;
+    }
+    fprintf(out, "static int eval_weight[3][F_COUNT] = {\n"
+                 "    /* pieces mills open double mobility blocked */\n");
+    for (int r = 0; r < 3; r++) {
+        fprintf(out, "    {");
+        for (int j = 0; j < F_COUNT; j++)
+            fprintf(out, "%s%d", j ? ", " : "", w[r * F_COUNT + j]);
+        fprintf(out, "}, /* %s */\n", rows[r]);
+    }
+    fprintf(out, "};\n");
 }
 
 static void features(const Pos *p, int s, int f[F_COUNT])

@@ -157,6 +157,10 @@ void morris_print(const void *pos, FILE *out, int ansi);
 
 /* morris_eval.c */
 int morris_evaluate(const void *pos);
+/* The tuner's view of the evaluation weights (the descriptor's weights and
+ * print_weights, engine/tune). */
+int morris_weight_table(int **w, const char *const **names);
+void morris_print_weights(const int *w, const char *const *names, int n, FILE *out);
 int morris_noisy(const void *pos, Move m);
 Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 

@@ -3,7 +3,6 @@
  */
 #include "tune/tune.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +10,8 @@
 int tune_table(const Game *g, TuneTable *t)
 {
     memset(t, 0, sizeof *t);
-    if (g == &game_morelli)
-        t->n = morelli_weight_table(&t->w, &t->names);
-    else if (g == &game_morris)
-        t->n = morris_weight_table(&t->w, &t->names);
+    if (g->weights)
+        t->n = g->weights(&t->w, &t->names);
     return t->n > 0 ? 0 : -1;
 }
 
@@ -229,33 +226,12 @@ double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed,
 
 void tune_print_table(const Game *g, const TuneTable *t, FILE *out)
 {
-    if (g == &game_morelli) {
-        fprintf(out, "int morelli_weights[MW_COUNT] = {\n");
-        for (int i = 0; i < t->n; i++) {
-            /* names are the enum's without the MW_ prefix, lower case */
-            char up[64];
-            size_t j = 0;
-            for (; t->names[i][j] && j + 1 < sizeof up; j++)
-                up[j] = (char)toupper((unsigned char)t->names[i][j]);
-            up[j] = 0;
-            fprintf(out, "    [MW_%s] = %d,\n", up, t->w[i]);
-        }
-        fprintf(out, "};\n");
-    } else if (g == &game_morris && t->n % 6 == 0) {
-        static const char *const rows[] = {"placement", "moving", "flying"};
-        fprintf(out, "static int eval_weight[3][F_COUNT] = {\n"
-                     "    /* pieces mills open double mobility blocked */\n");
-        for (int r = 0; r < t->n / 6 && r < 3; r++) {
-            fprintf(out, "    {");
-            for (int j = 0; j < 6; j++)
-                fprintf(out, "%s%d", j ? ", " : "", t->w[r * 6 + j]);
-            fprintf(out, "}, /* %s */\n", rows[r]);
-        }
-        fprintf(out, "};\n");
-    } else {
-        fprintf(out, "/* %s */\n{\n", g->name);
-        for (int i = 0; i < t->n; i++)
-            fprintf(out, "    %d, /* %s */\n", t->w[i], t->names[i]);
-        fprintf(out, "}\n");
+    if (g->print_weights) {
+        g->print_weights(t->w, t->names, t->n, out);
+        return;
     }
+    fprintf(out, "/* %s */\n{\n", g->name);
+    for (int i = 0; i < t->n; i++)
+        fprintf(out, "    %d, /* %s */\n", t->w[i], t->names[i]);
+    fprintf(out, "}\n");
 }

@@ -1,7 +1,7 @@
 /*
- * tune.h -- the core of the evaluation tuner (tools/eval_tune.c): the
- * games' weight tables, a set of labelled positions, and Texel-style
- * fitting (the sigmoid of the evaluation against the game result).
+ * tune.h -- the core of the evaluation tuner (bench/eval_tune_main.c): the
+ * games' weight tables (from their descriptors; no game includes this
+ * file), a set of labelled positions, and Texel-style fitting (the sigmoid of the evaluation against the game result).
  *
  * Evaluations and targets are from the first player's (P1's) view: a
  * target is 1 for a P1 win, 0.5 for a draw, 0 for a P2 win (or a blend
@@ -17,20 +17,15 @@
 
 #include "game.h"
 
-/* The weight tables the games expose (engine/morelli/eval.c,
- * engine/morris/morris.c): sets *w to the live table, *names to one name
- * per entry, and returns the number of entries.  Writing w[i] changes the
- * game's evaluate() at once (not thread-safe against a running search). */
-int morelli_weight_table(int **w, const char *const **names);
-int morris_weight_table(int **w, const char *const **names);
-
 typedef struct TuneTable {
     int *w;
     const char *const *names;
     int n;
 } TuneTable;
 
-/* The table of g into *t; 0, or -1 when g has no tunable table. */
+/* The table of g (its descriptor's weights()) into *t; 0, or -1 when g has
+ * no tunable table.  Writing t->w[i] changes g's evaluate() at once (not
+ * thread-safe against a running search). */
 int tune_table(const Game *g, TuneTable *t);
 
 /* A set of positions with their labels. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "morelli/morelli_options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
