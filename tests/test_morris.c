@@ -2,7 +2,13 @@
  * Morris family tests: the rules as positions (tests/data/morris_rules.txt),
  * perft (tests/data/morris_perft.txt), FEN round trips and malformed FENs,
  * random games under every option set (unmake, incremental key, piece
- * counts, move texts).
+ * counts, move texts), blockades the search must play for or avoid
+ * (tests/data/morris_blockade.txt), and the endgame tables
+ * (tests/data/morris_egtb.txt): for each option set, random positions whose
+ * table value must agree with the values of their children (one step of
+ * the game's own rules, independent of the builder's move loops) and with a
+ * plain exhaustive depth-limited search; known positions with their values
+ * and solve()'s shortest win; a build that runs out of memory.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +20,9 @@
 
 #include "game.h"
 #include "history.h"
+#include "morris/morris.h"
 #include "perft.h"
+#include "search/search.h"
 #include "testdata.h"
 
 static const Game *G = &game_morris;
@@ -324,6 +332,264 @@ static void test_eval_policy_key(void **state)
         assert_false(G->move_is_noisy(a, moves[i]));
 }
 
+/* tests/data/morris_blockade.txt: the search plays for a blockade and
+ * steers clear of one. */
+static void test_blockades(void **state)
+{
+    (void)state;
+    FILE *fp = td_open("morris_blockade.txt");
+    char line[512], *f[TD_MAXF];
+    int nf, n = 0;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_true(nf >= 5);
+        GameOptions o;
+        parse_options(f[0], &o);
+        unsigned char pos[POS_MAX_BYTES];
+        load(pos, &o, f[1]);
+        Search *s = search_new();
+        assert_non_null(s);
+        SearchLimits lim;
+        search_limits_init(&lim);
+        lim.depth = atoi(f[2]);
+        SearchResult r;
+        Move m = search_go(s, G, pos, &o, NULL, 0, &lim, NULL, NULL, NULL, &r);
+        search_free(s);
+        char text[MOVE_STR_MAX], need[MOVE_STR_MAX + 2], list[256];
+        G->move_to_str(pos, m, text, sizeof text);
+        snprintf(need, sizeof need, " %s ", text);
+        snprintf(list, sizeof list, " %s ", f[3]);
+        if (!strstr(list, need))
+            fail_msg("%s: played %s, want one of %s", f[1], text, f[3]);
+        char sc[32];
+        if (r.score >= SCORE_MATE_BOUND)
+            snprintf(sc, sizeof sc, "mate %d", (SCORE_MATE - r.score + 1) / 2);
+        else if (r.score <= -SCORE_MATE_BOUND)
+            snprintf(sc, sizeof sc, "mate -%d", (SCORE_MATE + r.score) / 2);
+        else
+            snprintf(sc, sizeof sc, "cp %d", r.score);
+        if (strcmp(f[4], "-") != 0 && strcmp(sc, f[4]) != 0)
+            fail_msg("%s: score %s, want %s", f[1], sc, f[4]);
+        if (strncmp(sc, "mate -", 6) == 0)
+            fail_msg("%s: the search sees itself lost (%s)", f[1], sc);
+        n++;
+    }
+    fclose(fp);
+    assert_true(n >= 2);
+}
+
+/* ---- endgame tables (tests/data/morris_egtb.txt) ----------------------- */
+
+/* Points of the FEN's ranks, 7 down to 1 (first index, length). */
+static const int rank_first[7] = {0, 3, 6, 9, 15, 18, 21};
+static const int rank_len[7] = {3, 3, 3, 6, 3, 3, 3};
+
+/* A FEN of the moving phase from cells[24] ('W', 'B', '.'). */
+static void fen_of(const char *cells, int black, char *out, size_t len)
+{
+    size_t n = 0;
+    for (int r = 6; r >= 0; r--) {
+        int run = 0;
+        for (int i = 0; i < rank_len[r]; i++) {
+            char c = cells[rank_first[r] + i];
+            if (c == '.') {
+                run++;
+                continue;
+            }
+            if (run)
+                out[n++] = (char)('0' + run);
+            run = 0;
+            out[n++] = c;
+        }
+        if (run)
+            out[n++] = (char)('0' + run);
+        if (r)
+            out[n++] = '/';
+    }
+    snprintf(out + n, len - n, " %c 0 0 0", black ? 'b' : 'w');
+}
+
+/* The value of a child for the side that moved into it. */
+static int from_child(int cv)
+{
+    return cv > 0 ? -(cv - 1) : cv < 0 ? -(cv + 1) : 0;
+}
+
+/* Plain negamax to depth plies over the game interface: VALUE_WIN - n for
+ * a win within the depth, its negation for a loss, 0 otherwise. */
+static int plain(void *pos, int depth)
+{
+    int r = G->result(pos);
+    if (r != RESULT_NONE)
+        return r == RESULT_DRAW ? 0 : -VALUE_WIN; /* the mover has lost */
+    if (depth == 0)
+        return 0;
+    Move mv[960];
+    unsigned char undo[UNDO_MAX_BYTES];
+    int n = G->gen_moves(pos, mv), best = -VALUE_WIN - 1;
+    for (int i = 0; i < n; i++) {
+        G->make(pos, mv[i], undo);
+        int v = from_child(plain(pos, depth - 1));
+        G->unmake(pos, mv[i], undo);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The table's value of pos checked against its children (the rules'
+ * results and the table's values one ply on). */
+static void check_bellman(void *pos, int value, const char *fen)
+{
+    Move mv[960];
+    unsigned char undo[UNDO_MAX_BYTES];
+    int n = G->gen_moves(pos, mv), best = -VALUE_WIN - 1;
+    for (int i = 0; i < n; i++) {
+        G->make(pos, mv[i], undo);
+        int cv;
+        if (G->result(pos) != RESULT_NONE)
+            cv = -VALUE_WIN;
+        else if (!morris_egtb_probe(pos, &cv))
+            fail_msg("%s: a child outside the tables", fen);
+        G->unmake(pos, mv[i], undo);
+        int v = from_child(cv);
+        if (v > best)
+            best = v;
+    }
+    if (n == 0)
+        best = -VALUE_WIN;
+    if (best != value)
+        fail_msg("%s: table %d, children say %d", fen, value, best);
+}
+
+static void check_set(char **f, int nf)
+{
+    assert_true(nf >= 4);
+    GameOptions o;
+    parse_options(f[0], &o);
+    int maxp = atoi(f[1]), samples = atoi(f[2]), depth = atoi(f[3]);
+    if (td_sanitized()) {
+        if (o.flying)
+            return; /* the slowest builds: not under the sanitizers */
+        maxp = 3;
+        samples /= 10;
+    }
+    long npos = 0;
+    double ms = 0;
+    assert_int_equal(morris_egtb_build(o.diagonals, o.flying, maxp, &npos, &ms), 0);
+    assert_true(npos > 0);
+    uint64_t rng = 0x5EED0000u + (uint64_t)(o.diagonals * 2 + o.flying);
+    int decided = 0, searched = 0;
+    for (int s = 0; s < samples; s++) {
+        char cells[25], fen[FEN_MAX];
+        memset(cells, '.', 24);
+        cells[24] = 0;
+        int nw = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
+        int nb = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
+        for (int k = 0; k < nw + nb;) {
+            int q = (int)rng_below(&rng, 24);
+            if (cells[q] == '.') {
+                cells[q] = k < nw ? 'W' : 'B';
+                k++;
+            }
+        }
+        fen_of(cells, (int)rng_below(&rng, 2), fen, sizeof fen);
+        unsigned char pos[POS_MAX_BYTES];
+        load(pos, &o, fen);
+        int v;
+        if (!morris_egtb_probe(pos, &v))
+            fail_msg("%s: not in the tables", fen);
+        if (G->result(pos) != RESULT_NONE) {
+            assert_int_equal(v, -VALUE_WIN); /* no legal move: lost now */
+            continue;
+        }
+        check_bellman(pos, v, fen);
+        int sv;
+        Move best;
+        assert_int_equal(G->solve(pos, &sv, &best), 1);
+        assert_int_equal(sv, v);
+        decided += v != 0;
+        /* The plain search sees exactly the values within its depth. */
+        int pv = plain(pos, depth);
+        int plies = v > 0 ? VALUE_WIN - v : v < 0 ? VALUE_WIN + v : 1 << 20;
+        int want = plies <= depth ? v : 0;
+        if (pv != want)
+            fail_msg("%s: table %d, plain search to %d plies %d", fen, v, depth, pv);
+        searched++;
+    }
+    assert_true(searched > 0);
+    assert_true(decided > 0);
+}
+
+static void check_value(char **f, int nf)
+{
+    assert_true(nf >= 3);
+    GameOptions o;
+    parse_options(f[0], &o);
+    unsigned char pos[POS_MAX_BYTES];
+    load(pos, &o, f[1]);
+    int v;
+    Move best;
+    if (!G->solve(pos, &v, &best))
+        fail_msg("%s: no value", f[1]);
+    char want[64], got[64];
+    snprintf(want, sizeof want, "%s", f[2]);
+    if (v == 0)
+        snprintf(got, sizeof got, "draw");
+    else
+        snprintf(got, sizeof got, "%s %d", v > 0 ? "win" : "loss",
+                 v > 0 ? VALUE_WIN - v : VALUE_WIN + v);
+    if (strcmp(want, got) != 0)
+        fail_msg("%s: %s, want %s", f[1], got, want);
+    if (nf >= 4 && strcmp(f[3], "-") != 0) {
+        char text[MOVE_STR_MAX];
+        G->move_to_str(pos, best, text, sizeof text);
+        if (!strstr(f[3], text))
+            fail_msg("%s: best %s, want one of %s", f[1], text, f[3]);
+    }
+}
+
+static void test_tables(void **state)
+{
+    (void)state;
+    FILE *fp = td_open("morris_egtb.txt");
+    char line[512], *f[TD_MAXF];
+    int nf, sets = 0, values = 0;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        if (strncmp(f[0], "set", 3) == 0) {
+            check_set(f, nf);
+            sets++;
+        } else if (strncmp(f[0], "value", 5) == 0) {
+            if (!td_sanitized())
+                check_value(f, nf);
+            values++;
+        }
+    }
+    fclose(fp);
+    assert_true(sets >= 4);
+    assert_true(values > 0);
+}
+
+/* Out of memory: no tables, no value, the evaluation as without them. */
+static void test_no_memory(void **state)
+{
+    (void)state;
+    GameOptions o;
+    game_options_default(&o);
+    o.diagonals = 1;
+    o.flying = 0;
+    unsigned char pos[POS_MAX_BYTES];
+    load(pos, &o, "W2/3/3/WW1B2/3/B2/1B1 w 0 0 0");
+    int ev = G->evaluate(pos);
+    size_t old = morris_egtb_set_limit(1000);
+    assert_int_equal(morris_egtb_build(1, 0, 3, NULL, NULL), -1);
+    int v;
+    Move best;
+    assert_int_equal(morris_egtb_probe(pos, &v), 0);
+    assert_int_equal(G->solve(pos, &v, &best), 0);
+    assert_int_equal(G->evaluate(pos), ev);
+    morris_egtb_set_limit(old);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +601,9 @@ int main(void)
         cmocka_unit_test(test_bad_options_and_moves),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_eval_policy_key),
+        cmocka_unit_test(test_blockades),
+        cmocka_unit_test(test_no_memory),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests_name("morris", tests, NULL, NULL);
 }

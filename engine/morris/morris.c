@@ -125,7 +125,7 @@ static int morris_count(const Pos *p)
     return n;
 }
 
-static int has_move(const Pos *p)
+int morris_has_move(const Pos *p)
 {
     const Tables *t = &morris_tabs[p->diag];
     int s = p->stm;
@@ -177,7 +177,7 @@ static int morris_result(const void *vp)
         return loss_of(s);
     if (material(p, s ^ 1) < 3)
         return loss_of(s ^ 1);
-    if (!has_move(p))
+    if (!morris_has_move(p))
         return (p->bb[0] | p->bb[1]) == ALL_PTS ? RESULT_DRAW : loss_of(s);
     return RESULT_NONE;
 }
@@ -284,7 +284,7 @@ const Game game_morris = {
     .print = morris_print,
     .perft = morris_perft,
     .playout_move = morris_playout_move,
-    .solve = NULL,
+    .solve = morris_solve,
     .reversible_plies = morris_reversible,
     .uses_move_rule = 1,
     .options = morris_options,

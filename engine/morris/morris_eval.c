@@ -16,22 +16,32 @@
  * their hand-set values (docs/tuning.md); the hand-set table before was
  * {100, 25, 20, 30, 2, -6}, {100, 30, 25, 45, 6, -12}, {100, 20, 40, 50, 2, -4}.
  */
-enum { F_PIECES, F_MILLS, F_OPEN, F_DOUBLE, F_MOBILITY, F_BLOCKED, F_COUNT };
+enum {
+    F_PIECES, F_MILLS, F_OPEN, F_DOUBLE, F_MOBILITY, F_BLOCKED,
+    F_FRONTIER, /* distinct empty points next to the side's pieces */
+    F_STUCK,    /* walled in: no step now (moving), or the opponent's pieces in
+                 * hand could fill every empty point next to ours (placement) */
+    F_RUNMILL,  /* closed mills with a piece that can step out and back */
+    F_COUNT
+};
 static int eval_weight[3][F_COUNT] = {
-    /* pieces mills open double mobility blocked */
-    {214, 25, 27, 159, 94, -42}, /* placement */
-    {174, 29, 54, -7, 6, -12},   /* moving */
-    {15, 70, 32, 32, 2, -4},     /* flying */
+    /* pieces mills open double mobility blocked frontier stuck runmill */
+    {214, 25, 27, 159, 94, -42, 0, 0, 0}, /* placement */
+    {174, 29, 54, -7, 6, -12, 0, 0, 0},   /* moving */
+    {15, 70, 32, 32, 2, -4, 0, 0, 0},     /* flying */
 };
 
 /* The table, row by row, for the tuner (tools/eval_tune.c). */
 static const char *const eval_weight_names[3 * F_COUNT] = {
-    "placement.pieces", "placement.mills", "placement.open",
+    "placement.pieces", "placement.mills",    "placement.open",
     "placement.double", "placement.mobility", "placement.blocked",
-    "moving.pieces",    "moving.mills",    "moving.open",
+    "placement.frontier", "placement.stuck",  "placement.runmill",
+    "moving.pieces",    "moving.mills",       "moving.open",
     "moving.double",    "moving.mobility",    "moving.blocked",
-    "flying.pieces",    "flying.mills",    "flying.open",
+    "moving.frontier",  "moving.stuck",       "moving.runmill",
+    "flying.pieces",    "flying.mills",       "flying.open",
     "flying.double",    "flying.mobility",    "flying.blocked",
+    "flying.frontier",  "flying.stuck",       "flying.runmill",
 };
 
 int morris_weight_table(int **w, const char *const **names)
@@ -76,25 +86,76 @@ static void features(const Pos *p, int s, int f[F_COUNT])
                 f[F_DOUBLE]++; /* shares a piece with another mill */
             millpts |= L;
             f[F_MILLS]++;
+            for (uint32_t q = L; q; q &= q - 1)
+                if (t->adj[lsb(q)] & empty & ~L) {
+                    f[F_RUNMILL]++;
+                    break;
+                }
         } else if (c == 2 && (L & empty)) {
             f[F_OPEN]++;
         }
     }
     int fly = p->flying && popcnt(own) == 3 && p->hand[s] == 0;
+    uint32_t front = 0;
     for (uint32_t b = own; b; b &= b - 1) {
         uint32_t d = t->adj[lsb(b)] & empty;
         if (!d)
             f[F_BLOCKED]++;
         f[F_MOBILITY] += popcnt(d);
+        front |= d;
     }
+    f[F_FRONTIER] = popcnt(front);
+    if (p->hand[0] || p->hand[1])
+        f[F_STUCK] = own && f[F_FRONTIER] <= p->hand[s ^ 1];
+    else
+        f[F_STUCK] = !fly && !front;
     if (fly)
-        f[F_BLOCKED] = 0;
+        f[F_BLOCKED] = f[F_STUCK] = 0;
+}
+
+/*
+ * Can the side to move wall the opponent in with one step (a blockade one
+ * ply early)?  In the moving phase, against a side that does not fly: the
+ * opponent's pieces have at most one empty point next to them, and one of
+ * ours can step (or fly) there from a point next to none of theirs (so the
+ * step frees nothing) without closing a mill (a removal could free them).
+ */
+static int blockade_in_one(const Pos *p)
+{
+    int s = p->stm, o = s ^ 1;
+    if ((p->hand[0] | p->hand[1]) || flies(p, o))
+        return 0;
+    const Tables *t = &morris_tabs[p->diag];
+    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[o]), front = 0, near = 0;
+    for (uint32_t b = p->bb[o]; b; b &= b - 1) {
+        near |= t->adj[lsb(b)];
+        front |= t->adj[lsb(b)] & empty;
+    }
+    if (front & (front - 1))
+        return 0; /* two exits or more */
+    int fly = flies(p, s);
+    for (uint32_t b = own & ~near; b; b &= b - 1) {
+        int from = lsb(b);
+        uint32_t rest = own & ~(1u << from);
+        /* Onto their one exit; or, when they have none, anywhere. */
+        uint32_t dest = front ? front : empty;
+        if (!fly)
+            dest &= t->adj[from];
+        for (; dest; dest &= dest - 1)
+            if (!closes_mill(t, rest, lsb(dest)))
+                return 1;
+    }
+    return 0;
 }
 
 int morris_evaluate(const void *vp)
 {
     const Pos *p = vp;
-    int s = p->stm;
+    int s = p->stm, tb;
+    if (morris_egtb_eval(p, &tb))
+        return tb;
+    if (blockade_in_one(p))
+        return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
     int a[F_COUNT], b[F_COUNT];
     features(p, s, a);
     features(p, s ^ 1, b);

@@ -6,6 +6,7 @@
  *                  result, perft and the Game descriptor
  *   morris_text.c  options, FEN, move text and the picture of `d`
  *   morris_eval.c  evaluation (the tuner's weight table) and playouts
+ *   morris_egtb.c  endgame tables (retrograde analysis), solve()
  *
  * Board: the 24 points, numbered in RULES.md's order (rank 1 first, files
  * left to right within a rank):
@@ -144,6 +145,7 @@ static inline void apply(Pos *p, Move m)
 
 /* morris.c */
 int morris_gen(const void *pos, Move *moves);
+int morris_has_move(const Pos *p);
 Key morris_key_compute(const Pos *p);
 
 /* morris_text.c */
@@ -163,5 +165,12 @@ int morris_weight_table(int **w, const char *const **names);
 void morris_print_weights(const int *w, const char *const *names, int n, FILE *out);
 int morris_noisy(const void *pos, Move m);
 Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
+
+/* morris_egtb.c (the rest is in morris.h).  A table value as an evaluation:
+ * +-(MORRIS_EGTB_SCORE - plies), far above any heuristic score and below
+ * the search's proven range. */
+#define MORRIS_EGTB_SCORE 20000
+int morris_egtb_eval(const Pos *p, int *score);
+int morris_solve(const void *pos, int *value, Move *best);
 
 #endif

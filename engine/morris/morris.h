@@ -1,0 +1,38 @@
+/*
+ * morris.h -- what the Nine Men's Morris family offers beyond the Game
+ * interface: its endgame tables (engine/morris/morris_egtb.c, described in
+ * docs/rules-morris.md).
+ */
+#ifndef MORELLI_MORRIS_H
+#define MORELLI_MORRIS_H
+
+#include "game.h"
+
+/* Pieces on the board per side that the tables cover (each side 3..4). */
+#define MORRIS_EGTB_PIECES 4
+
+/*
+ * Builds the tables of the board (diagonals 0/1) and flying rule (0/1) now,
+ * for positions where each side has 3..maxp pieces on the board and none in
+ * hand (maxp 3 or 4; a table already built with at least maxp is kept).
+ * Returns 0, or -1 when memory runs out or the bytes would exceed the
+ * limit below (the engine then plays without them).  *positions and *ms
+ * (either may be NULL) receive the number of positions and the build time.
+ */
+int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, double *ms);
+
+/* Bytes the tables and their build may take in all (0 = no limit); for
+ * tests of the out-of-memory path.  A build that failed may then be tried
+ * again.  Returns the previous limit. */
+size_t morris_egtb_set_limit(size_t bytes);
+
+/*
+ * The exact value of pos (a game_morris position) for the side to move, if
+ * it lies in a table that is built: returns 1 and fills *value (VALUE_WIN -
+ * n: win in n plies; -(VALUE_WIN - n): loss in n; VALUE_DRAW), else 0.
+ * Never builds anything.  Repetition and MoveRule are not part of the
+ * value (docs/rules-morris.md).
+ */
+int morris_egtb_probe(const void *pos, int *value);
+
+#endif

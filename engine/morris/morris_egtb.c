@@ -1,0 +1,531 @@
+/*
+ * morris_egtb.c -- endgame tables of the Morris family: every position of
+ * the moving (and flying) phase where each side has 3..4 pieces on the
+ * board and none in hand, with its exact value (win, loss, draw) and the
+ * distance to the end in plies, for the side to move.  Built in memory by
+ * retrograde analysis, one set per board (with or without diagonals) and
+ * flying rule; Pieces=9 and 12 share them (nothing is left in hand).
+ *
+ * Tables.  T(m,o) holds the positions whose mover has m pieces and whose
+ * opponent has o (colours do not matter: the side to move is always
+ * "the mover").  Index: the colex rank of the mover's set among the 24
+ * points, times C(24-m, o), plus the colex rank of the opponent's set among
+ * the 24-m points the mover leaves free.  One byte each: 0 = draw (or not
+ * decided yet), d+1 = decided in d plies (d odd: the mover wins, d even:
+ * the mover loses; d = 0 is a mover without a legal move), 255 only while
+ * building.
+ *
+ * Build.  A move that closes a mill leaves the tables of fewer pieces, so
+ * the groups are built in the order {T33}, {T34, T43}, {T44}; the moves
+ * out of a group (captures) are looked up in the groups before it, or end
+ * the game (the opponent keeps 2 pieces).  Within a group, the classic
+ * counting retrograde: each position counts its moves inside the group;
+ * the levels d = 0, 1, 2, ... are processed in order: the predecessors
+ * (un-moves that close no mill) of a loss in d become wins in d+1, and a
+ * predecessor of a win in d whose count drops to zero is lost in
+ * max(d+1, its captures' longest loss).  A capture that wins in c is kept
+ * as "win in c at most" (255, the count byte holding c) until level c.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "morris.h"
+#include "morris_internal.h"
+
+#define EG_MIN 3
+#define EG_MAX MORRIS_EGTB_PIECES
+#define EG_PENDING 255
+#define EG_MAXD 253 /* the longest distance a byte holds */
+
+typedef struct EgSet {
+    _Atomic int ready; /* the largest piece count built per side, 0 = none */
+    _Atomic int failed; /* a build ran out of memory: not tried again */
+    _Atomic int started; /* a background build was started */
+    uint8_t *val[EG_MAX + 1][EG_MAX + 1];
+    long positions;
+    double ms;
+} EgSet;
+
+static EgSet sets[2][2]; /* [diagonals][flying] */
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t limit_bytes, used_bytes;
+static uint32_t binom[NPTS + 1][EG_MAX + 1];
+static pthread_once_t binom_once = PTHREAD_ONCE_INIT;
+
+static void binom_init(void)
+{
+    for (int n = 0; n <= NPTS; n++)
+        for (int k = 0; k <= EG_MAX; k++)
+            binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
+}
+
+static inline uint64_t table_size(int m, int o)
+{
+    return (uint64_t)binom[NPTS][m] * binom[NPTS - m][o];
+}
+
+static inline uint32_t colex(uint32_t set)
+{
+    uint32_t r = 0;
+    for (int i = 1; set; set &= set - 1, i++)
+        r += binom[lsb(set)][i];
+    return r;
+}
+
+/* y's points renumbered among the points not in x. */
+static inline uint32_t squeeze(uint32_t y, uint32_t x)
+{
+    uint32_t r = 0;
+    for (; y; y &= y - 1) {
+        int q = lsb(y);
+        r |= 1u << (q - popcnt(x & ((1u << q) - 1)));
+    }
+    return r;
+}
+
+/* The inverse: bit j of yc is the j-th point not in x. */
+static inline uint32_t spread(uint32_t yc, uint32_t x)
+{
+    uint32_t r = 0, f = ALL_PTS & ~x;
+    for (; yc; yc &= yc - 1) {
+        uint32_t g = f;
+        for (int j = lsb(yc); j > 0; j--)
+            g &= g - 1;
+        r |= g & -g;
+    }
+    return r;
+}
+
+/* The k-set of colex rank r among n points. */
+static inline uint32_t unrank(uint32_t r, int k, int n)
+{
+    uint32_t s = 0;
+    for (int i = k; i > 0; i--) {
+        int c = n - 1;
+        while (binom[c][i] > r)
+            c--;
+        s |= 1u << c;
+        r -= binom[c][i];
+        n = c;
+    }
+    return s;
+}
+
+static inline uint64_t eg_index(uint32_t x, uint32_t y)
+{
+    return (uint64_t)colex(x) * binom[NPTS - popcnt(x)][popcnt(y)] + colex(squeeze(y, x));
+}
+
+/* Next set of the same size in increasing order (Gosper): colex order. */
+static inline uint32_t next_set(uint32_t v)
+{
+    uint32_t t = v | (v - 1);
+    return (t + 1) | (((~t & -~t) - 1) >> (__builtin_ctz(v) + 1));
+}
+
+/* What the moves of the mover x against y show: moves inside the group
+ * (no mill closed), the shortest win and longest loss among captures, and
+ * whether a capture leads to a draw. */
+typedef struct Fwd {
+    int nmoves, n_in, wc, maxl, draw;
+} Fwd;
+
+static void forward(const EgSet *S, const Tables *t, int fly, uint32_t x, uint32_t y, Fwd *r)
+{
+    uint32_t empty = ALL_PTS & ~(x | y), rem = ~0u;
+    int flying = fly && popcnt(x) == 3;
+    r->nmoves = r->n_in = r->draw = 0;
+    r->wc = 1 << 20;
+    r->maxl = -1;
+    for (uint32_t f = x; f; f &= f - 1) {
+        int from = lsb(f);
+        uint32_t rest = x & ~(1u << from);
+        for (uint32_t d = flying ? empty : (t->adj[from] & empty); d; d &= d - 1) {
+            int to = lsb(d);
+            r->nmoves++;
+            if (!closes_mill(t, rest, to)) {
+                r->n_in++;
+                continue;
+            }
+            if (rem == ~0u)
+                rem = removable(t, y);
+            uint32_t x2 = rest | (1u << to);
+            for (uint32_t q = rem; q; q &= q - 1) {
+                uint32_t y2 = y & ~(q & -q);
+                if (popcnt(y2) < EG_MIN) {
+                    r->wc = 1;
+                    continue;
+                }
+                int v = S->val[popcnt(y2)][popcnt(x2)][eg_index(y2, x2)];
+                if (!v)
+                    r->draw = 1;
+                else if ((v - 1) % 2 == 0)
+                    r->wc = r->wc < v ? r->wc : v; /* loss in v-1: win in v */
+                else
+                    r->maxl = r->maxl > v ? r->maxl : v; /* win in v-1: loss in v */
+            }
+        }
+    }
+}
+
+typedef struct Group {
+    const EgSet *S;
+    const Tables *t;
+    int fly, n;
+    int m[2], o[2];
+    uint16_t *vc[2]; /* while building: value byte | count byte << 8 */
+    int maxk, overflow;
+} Group;
+
+#define VAL(w) ((w) & 0xFF)
+#define CNT(w) ((w) >> 8)
+#define VC(v, c) ((uint16_t)((v) | (c) << 8))
+
+/* The slot of table (o, m) (mover o pieces) in the group. */
+static inline int slot_of(const Group *G, int m, int o)
+{
+    return G->m[0] == m && G->o[0] == o ? 0 : 1;
+}
+
+static void group_init(Group *G, int s)
+{
+    int m = G->m[s], o = G->o[s], n = NPTS - m;
+    uint16_t *vc = G->vc[s];
+    uint64_t i = 0;
+    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = next_set(x)) {
+        for (uint32_t yc = (1u << o) - 1; yc < (1u << n); yc = next_set(yc), i++) {
+            uint32_t y = spread(yc, x);
+            Fwd f;
+            forward(G->S, G->t, G->fly, x, y, &f);
+            if (f.nmoves == 0) {
+                vc[i] = VC(1, 0); /* no legal move: lost now */
+            } else if (f.wc < (1 << 20)) {
+                vc[i] = VC(EG_PENDING, f.wc);
+                if (f.wc > G->maxk)
+                    G->maxk = f.wc;
+            } else if (f.maxl > EG_MAXD) {
+                G->overflow = 1;
+            } else if (f.n_in == 0) {
+                vc[i] = VC(f.draw ? 0 : f.maxl + 1, 0);
+                if (!f.draw && f.maxl > G->maxk)
+                    G->maxk = f.maxl;
+            } else {
+                vc[i] = VC(0, f.n_in);
+            }
+        }
+    }
+}
+
+/* Un-moves of the side y that just moved (closing no mill) into the
+ * position (mover x, opponent y) decided at level k. */
+static void retro(Group *G, uint32_t x, uint32_t y, int k)
+{
+    const Tables *t = G->t;
+    int ps = slot_of(G, popcnt(y), popcnt(x));
+    uint16_t *vc = G->vc[ps];
+    uint32_t empty = ALL_PTS & ~(x | y);
+    int yfly = G->fly && popcnt(y) == 3;
+    uint64_t pred[4 * NPTS];
+    uint32_t py[4 * NPTS];
+    int np = 0;
+    for (uint32_t a = y; a; a &= a - 1) {
+        int to = lsb(a);
+        uint32_t rest = y & ~(1u << to);
+        if (closes_mill(t, rest, to))
+            continue;
+        for (uint32_t b = yfly ? empty : (t->adj[to] & empty); b; b &= b - 1) {
+            py[np] = rest | (b & -b);
+            pred[np] = eg_index(py[np], x);
+            __builtin_prefetch(&vc[pred[np]], 1);
+            np++;
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        uint16_t *w = &vc[pred[i]];
+        int v = VAL(*w);
+        if (k % 2 == 0) {
+            if (k + 1 > EG_MAXD) {
+                G->overflow = 1;
+            } else if (v == 0 || v == EG_PENDING) {
+                *w = VC(k + 2, 0);
+                if (k + 1 > G->maxk)
+                    G->maxk = k + 1;
+            }
+        } else if (v == 0 && CNT(*w)) {
+            *w = (uint16_t)(*w - (1 << 8));
+            if (CNT(*w))
+                continue;
+            Fwd f;
+            forward(G->S, t, G->fly, py[i], x, &f);
+            if (f.draw)
+                continue;
+            int d = f.maxl > k + 1 ? f.maxl : k + 1;
+            if (d > EG_MAXD) {
+                G->overflow = 1;
+                continue;
+            }
+            *w = VC(d + 1, 0);
+            if (d > G->maxk)
+                G->maxk = d;
+        }
+    }
+}
+
+static void group_level(Group *G, int s, int k)
+{
+    int m = G->m[s], o = G->o[s], n = NPTS - m;
+    uint16_t *vc = G->vc[s];
+    uint32_t cy = binom[n][o];
+    uint64_t base = 0;
+    const int want = k + 1;
+    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = next_set(x), base += cy) {
+        uint16_t *v = vc + base;
+        for (uint32_t j = 0; j < cy; j++) {
+            if (VAL(v[j]) != want) {
+                if (VAL(v[j]) != EG_PENDING || CNT(v[j]) != k)
+                    continue;
+                v[j] = VC(want, 0);
+            }
+            retro(G, x, spread(unrank(j, o, n), x), k);
+        }
+    }
+}
+
+static int reserve(size_t bytes)
+{
+    if (limit_bytes && used_bytes + bytes > limit_bytes)
+        return -1;
+    used_bytes += bytes;
+    return 0;
+}
+
+/* Builds the group of tables (m[i], o[i]); 0 or -1. */
+static int build_group(EgSet *S, const Tables *t, int fly, int n, const int mo[][2])
+{
+    Group G;
+    memset(&G, 0, sizeof G);
+    G.S = S;
+    G.t = t;
+    G.fly = fly;
+    G.n = n;
+    size_t vbytes = 0;
+    for (int s = 0; s < n; s++) {
+        G.m[s] = mo[s][0];
+        G.o[s] = mo[s][1];
+        vbytes += table_size(G.m[s], G.o[s]);
+    }
+    /* The build's words, then the tables' bytes beside them. */
+    if (reserve(3 * vbytes) < 0)
+        return -1;
+    int ok = 1;
+    for (int s = 0; s < n; s++) {
+        G.vc[s] = malloc(table_size(G.m[s], G.o[s]) * sizeof(uint16_t));
+        ok &= G.vc[s] != NULL;
+    }
+    if (ok) {
+        for (int s = 0; s < n; s++)
+            group_init(&G, s);
+        for (int k = 0; k <= G.maxk && !G.overflow; k++)
+            for (int s = 0; s < n; s++)
+                group_level(&G, s, k);
+        ok = !G.overflow;
+    }
+    uint8_t *val[2] = {NULL, NULL};
+    for (int s = 0; s < n && ok; s++) {
+        uint64_t sz = table_size(G.m[s], G.o[s]);
+        val[s] = malloc(sz);
+        if (!val[s]) {
+            ok = 0;
+            break;
+        }
+        for (uint64_t i = 0; i < sz; i++)
+            val[s][i] = (uint8_t)VAL(G.vc[s][i]);
+    }
+    for (int s = 0; s < n; s++)
+        free(G.vc[s]);
+    used_bytes -= 2 * vbytes;
+    if (!ok) {
+        for (int s = 0; s < n; s++)
+            free(val[s]);
+        used_bytes -= vbytes;
+        return -1;
+    }
+    for (int s = 0; s < n; s++)
+        S->val[G.m[s]][G.o[s]] = val[s];
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, double *ms)
+{
+    morris_ensure_tables();
+    pthread_once(&binom_once, binom_init);
+    if (maxp < EG_MIN || maxp > EG_MAX)
+        return -1;
+    EgSet *S = &sets[diagonals ? 1 : 0][flying ? 1 : 0];
+    const Tables *t = &morris_tabs[diagonals ? 1 : 0];
+    pthread_mutex_lock(&build_lock);
+    int rc = 0;
+    if (atomic_load(&S->ready) < maxp && !S->failed) {
+        double t0 = now_ms();
+        static const int g33[1][2] = {{3, 3}}, g34[2][2] = {{3, 4}, {4, 3}}, g44[1][2] = {{4, 4}};
+        int have = atomic_load(&S->ready);
+        if (have < 3 && build_group(S, t, flying, 1, g33) < 0)
+            rc = -1;
+        if (!rc && have < 3)
+            atomic_store(&S->ready, 3);
+        if (!rc && maxp >= 4 &&
+            (build_group(S, t, flying, 2, g34) < 0 || build_group(S, t, flying, 1, g44) < 0))
+            rc = -1;
+        if (!rc && maxp >= 4)
+            atomic_store(&S->ready, 4);
+        S->ms += now_ms() - t0;
+        S->positions = 0;
+        for (int m = EG_MIN; m <= atomic_load(&S->ready); m++)
+            for (int o = EG_MIN; o <= atomic_load(&S->ready); o++)
+                S->positions += (long)table_size(m, o);
+        if (rc) {
+            S->failed = 1;
+            fprintf(stdout, "info string morris endgame tables (Diagonals=%s Flying=%s) not "
+                            "built: out of memory; playing without them\n",
+                    diagonals ? "true" : "false", flying ? "true" : "false");
+            fflush(stdout);
+        }
+    } else if (atomic_load(&S->ready) < maxp) {
+        rc = -1;
+    }
+    if (positions)
+        *positions = S->positions;
+    if (ms)
+        *ms = S->ms;
+    pthread_mutex_unlock(&build_lock);
+    return rc;
+}
+
+size_t morris_egtb_set_limit(size_t bytes)
+{
+    pthread_mutex_lock(&build_lock);
+    size_t old = limit_bytes;
+    limit_bytes = bytes;
+    for (int d = 0; d < 2; d++) /* a new limit: failed builds may be tried again */
+        for (int f = 0; f < 2; f++)
+            sets[d][f].failed = 0;
+    pthread_mutex_unlock(&build_lock);
+    return old;
+}
+
+/* The table byte of p, or -1 when p is outside the tables built. */
+static inline int probe_byte(const Pos *p)
+{
+    if (p->hand[0] | p->hand[1])
+        return -1;
+    uint32_t x = p->bb[p->stm], y = p->bb[p->stm ^ 1];
+    int m = popcnt(x), o = popcnt(y);
+    const EgSet *S = &sets[p->diag][p->flying];
+    int r = atomic_load_explicit(&S->ready, memory_order_acquire);
+    if (m < EG_MIN || o < EG_MIN || m > r || o > r)
+        return -1;
+    return S->val[m][o][eg_index(x, y)];
+}
+
+static inline int byte_value(int v)
+{
+    if (v == 0)
+        return VALUE_DRAW;
+    int d = v - 1;
+    return d % 2 ? VALUE_WIN - d : -(VALUE_WIN - d);
+}
+
+int morris_egtb_probe(const void *pos, int *value)
+{
+    int v = probe_byte(pos);
+    if (v < 0)
+        return 0;
+    *value = byte_value(v);
+    return 1;
+}
+
+int morris_egtb_eval(const Pos *p, int *score)
+{
+    int v = probe_byte(p);
+    if (v < 0)
+        return 0;
+    int d = v - 1;
+    *score = v == 0 ? 0 : d % 2 ? MORRIS_EGTB_SCORE - d : -(MORRIS_EGTB_SCORE - d);
+    return 1;
+}
+
+static void *background(void *arg)
+{
+    EgSet *S = arg;
+    int d = (int)(S - &sets[0][0]) / 2, f = (int)(S - &sets[0][0]) % 2;
+    (void)morris_egtb_build(d, f, EG_MAX, NULL, NULL);
+    return NULL;
+}
+
+/* In or near the tables (moving phase, at most 6 pieces a side): build
+ * them in a background thread, once, so that they are there when the game
+ * gets in; meanwhile everything goes on without them.  (A build on the
+ * spot would hold a timed search up for the whole build.) */
+static void maybe_start(const Pos *p)
+{
+    EgSet *S = &sets[p->diag][p->flying];
+    if ((p->hand[0] | p->hand[1]) || popcnt(p->bb[0]) > 6 || popcnt(p->bb[1]) > 6 ||
+        atomic_load(&S->ready) >= EG_MAX || S->failed || atomic_exchange(&S->started, 1))
+        return;
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &at, background, S) != 0)
+        atomic_store(&S->started, 0);
+    pthread_attr_destroy(&at);
+}
+
+/* The value of child c of a position, seen from the side that moved. */
+static int child_value(const Pos *c)
+{
+    if (material(c, c->stm) < EG_MIN || !morris_has_move(c))
+        return VALUE_WIN - 1;
+    int b = probe_byte(c);
+    if (b < 0)
+        return -VALUE_WIN; /* not in the tables: never preferred */
+    int v = byte_value(b);
+    return v > 0 ? -(v - 1) : v < 0 ? -(v + 1) : 0;
+}
+
+int morris_solve(const void *vp, int *value, Move *best)
+{
+    const Pos *p = vp;
+    int m = popcnt(p->bb[p->stm]), o = popcnt(p->bb[p->stm ^ 1]);
+    /* The children stay within the tables of max(m, o) pieces a side. */
+    if ((p->hand[0] | p->hand[1]) || m < EG_MIN || o < EG_MIN ||
+        atomic_load(&sets[p->diag][p->flying].ready) < (m > o ? m : o)) {
+        maybe_start(p);
+        return 0;
+    }
+    Move mv[MORRIS_MAX_MOVES];
+    int n = morris_gen(p, mv), bv = -(VALUE_WIN + 1);
+    *best = MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        Pos c = *p;
+        apply(&c, mv[i]);
+        int v = child_value(&c);
+        if (v > bv) {
+            bv = v;
+            *best = mv[i];
+        }
+    }
+    *value = n ? bv : -VALUE_WIN;
+    return 1;
+}
