@@ -3,6 +3,9 @@
 #   make            release engine: build/morelli (and build/match)
 #   make test       cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
 #   make sanitize   the same suite under AddressSanitizer + UBSan
+#   make test-clang the same suite built by clang
+#   make tsan       searches (Threads=2) and a match (concurrency 2) under ThreadSanitizer
+#   make bench-check  the bench signature against bench/signature.txt
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
 #   make doccheck   runs the commands README.md and docs/ show, as written
@@ -17,6 +20,8 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE     := -std=c11 -D_GNU_SOURCE -pthread -Iengine -Iprotocol -MMD -MP
 RELEASE  := -O3 -march=native -flto=auto
 TESTOPT  := -O2 -g -Werror
+TSANOPT  := -O1 -g -Werror -fsanitize=thread
+CLANG    ?= clang
 SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm -pthread
 
@@ -54,25 +59,30 @@ $(TOOL_BINS): build/%: build/obj/bench/%_main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------
-# $(1): flavour name, $(2): compile flags
+# $(1): flavour name, $(2): compile flags, $(3): compiler (empty: $(CC))
 define FLAVOUR
 $(1)_LIB  := $$(LIB_SRC:%.c=build/$(1)/%.o)
 $(1)_SUP  := $$(TEST_SUP:%.c=build/$(1)/%.o)
 $(1)_BINS := $$(TEST_SRC:tests/%.c=build/$(1)/bin/%)
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(BASE) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@
+	$(if $(3),$(3),$$(CC)) $$(BASE) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@
 build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB) $$(wildcard build/cmocka.mk)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
+	$(if $(3),$(3),$$(CC)) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/morelli: build/$(1)/protocol/main.o $$($(1)_LIB)
-	$$(CC) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+build/$(1)/match: build/$(1)/bench/match_main.o $$($(1)_LIB)
+	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/all: build/$(1)/morelli $$($(1)_BINS)
 	@:
 .PHONY: build/$(1)/all
 endef
 $(eval $(call FLAVOUR,test,$(TESTOPT)))
 $(eval $(call FLAVOUR,san,$(SANOPT)))
+# The same suite built by clang (make test-clang), and ThreadSanitizer (make tsan).
+$(eval $(call FLAVOUR,clang,$(TESTOPT),$(CLANG)))
+$(eval $(call FLAVOUR,tsan,$(TSANOPT)))
 
 # A compiler, then cmocka: from the system, or apt-get as root, or else fetched
 # into build/cmocka/ without root; that case writes build/cmocka.mk (the -I, -L
@@ -92,6 +102,27 @@ sanitize:
 	@$(MAKE) --no-print-directory build/san/all
 	@MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		MORELLI_SANITIZE=1 sh tests/run.sh $(san_BINS)
+
+# The suite built by clang (CLANG=clang-NN to pick one).
+test-clang:
+	@CC="$(CLANG)" sh tests/ensure-cmocka.sh "make test-clang"
+	@$(MAKE) --no-print-directory build/clang/all
+	@MORELLI_BIN=build/clang/morelli sh tests/run.sh $(clang_BINS)
+
+# ThreadSanitizer: searches with Threads=2 in every game and a match with
+# concurrency 2 (tests/tsan.sh); any report fails.
+tsan:
+	@$(MAKE) --no-print-directory build/tsan/morelli build/tsan/match
+	@sh tests/tsan.sh build/tsan
+
+# The bench signature (nodes of `build/morelli bench`) against the number
+# recorded in bench/signature.txt; a change that alters the search on purpose
+# records the new number there.
+bench-check: build/morelli
+	@want=$$(grep -v '^#' bench/signature.txt | tr -d ' \n'); \
+	got=$$(build/morelli bench 2>&1 | sed -n 's/^Nodes searched *: *//p'); \
+	if [ "$$got" = "$$want" ]; then echo "bench signature $$got nodes, as recorded"; \
+	else echo "bench signature $$got nodes, bench/signature.txt says $$want"; exit 1; fi
 
 bench: all build/speed
 	@build/speed bench/speed.txt
@@ -187,5 +218,5 @@ fuzz: $(FUZZ_BINS)
 build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
-.PHONY: all test sanitize bench run clean cmocka tools doccheck
+.PHONY: all test sanitize bench run clean cmocka tools test-clang tsan bench-check doccheck
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,38 @@
+#!/bin/sh
+# ThreadSanitizer run (make tsan): the engine and the match runner of the
+# tsan flavour (directory $1) do what uses threads -- alpha-beta searches
+# with Threads=2 in every game, a search stopped while it runs, MCTS, and a
+# match with two games at once -- and any ThreadSanitizer report fails.
+# Reports go to build/tsan-report.<pid> files (also those of the engines the
+# match runner starts, whose stderr nobody reads).
+set -eu
+dir=${1:-build/tsan}
+mkdir -p build
+rm -f build/tsan-report.*
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 log_path=$PWD/build/tsan-report ${TSAN_OPTIONS:-}"
+fail=0
+run() {
+    echo "tsan: $*"
+    if ! "$@" > build/tsan-last.log 2>&1; then
+        tail -n 40 build/tsan-last.log
+        fail=1
+    fi
+}
+run "$dir/morelli" --Threads=2 --Hash=8 go depth 4
+run "$dir/morelli" --UCI_Variant=morris --Threads=2 --Hash=8 go depth 7
+run "$dir/morelli" --UCI_Variant=fano --Threads=2 --Hash=8 go depth 6
+run "$dir/morelli" --Search=mcts --Hash=8 go nodes 3000
+# A search stopped from the reader's thread while the search thread runs.
+printf 'setoption name Threads value 2\nsetoption name Hash value 8\nposition startpos\ngo infinite\nisready\nd\nstop\nisready\nquit\n' |
+    run "$dir/morelli"
+run "$dir/match" --engine cmd="$dir/morelli --Threads=2 --Hash=8" name=a \
+    --engine cmd="$dir/morelli --Hash=8" name=b --variant morris --depth 3 --games 4 \
+    --concurrency 2 --quiet --maxplies 60 --timeout 60000 --start-timeout 60000
+for f in build/tsan-report.*; do
+    [ -e "$f" ] || continue
+    echo "tsan: report in $f:"
+    head -n 40 "$f"
+    fail=1
+done
+[ "$fail" -eq 0 ] && echo "tsan: no reports"
+exit "$fail"
