@@ -170,6 +170,7 @@ async function refresh(noThink) {
   S.justPlayed = false;
   render();
   $("fen-text").value = `${S.startFen}${S.moves.length ? " moves " + S.moves.join(" ") : ""}`;
+  $("fen-now").textContent = "now: " + S.fen;
   if (S.result !== "none") await showResult(gen);
   else $("result").hidden = true;
   if (!noThink && S.result === "none" && enginesTurn() && !$("pause").checked) think();
