@@ -385,7 +385,14 @@ function presetControls() {
 async function main() {
   presetControls();
   showGameOptions();
-  $("game").addEventListener("change", showGameOptions);
+  $("game").addEventListener("change", () => {
+    showGameOptions();
+    newGame();
+  });
+  /* Requests cut off by a crashed engine: the page already says so. */
+  window.addEventListener("unhandledrejection", (ev) => {
+    if (engine && engine.dead) ev.preventDefault();
+  });
   $("new-game").addEventListener("click", newGame);
   $("take-back").addEventListener("click", takeBack);
   $("load").addEventListener("click", load);
