@@ -36,7 +36,7 @@ function readData(file) {
   return d;
 }
 
-let failures = 0, passes = 0;
+let failures = 0, passes = 0, buttonMoves = 0;
 function check(cond, what) {
   if (cond) {
     passes++;
@@ -107,7 +107,10 @@ async function clickMove(page, move) {
   if ((await state(page)).moves.length === before) {
     const button = await page.$(`#choices button[data-move="${move}"]`);
     check(button, `${move}: a button offers it after its squares`);
-    if (button) await button.click();
+    if (button) {
+      await button.click();
+      buttonMoves++;
+    }
   }
   await idle(page, before + 1);
   const s = await state(page);
@@ -201,6 +204,16 @@ async function placementGame(browser) {
   check(Object.keys(await page.evaluate(() => window.morelliPage.cells)).length === 16,
     "pairs: each placement puts two stones on the board");
   nativeReplay("morelli", ["BoardSize=11", "Setup=pairs"], s);
+  await page.close();
+}
+
+/* Morelli classic: captures and enthronements are chosen, so several moves
+ * may name the same squares; prefer them to use the move buttons. */
+async function classicGame(browser) {
+  const page = await open(browser, "game=morelli&opt-BoardSize=9&opt-Ruleset=classic&p1=human&p2=human");
+  const s = await playOut(page, 40, (m) => /[x+]/.test(m));
+  check(s.moves.some((m) => /[x+]/.test(m)), `classic: a capture or enthronement chosen by clicks (${s.moves.filter((m) => /[x+]/.test(m))})`);
+  nativeReplay("morelli", ["BoardSize=9", "Ruleset=classic"], s);
   await page.close();
 }
 
@@ -334,7 +347,7 @@ let BASE;
            "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
-    for (const t of [morelliGame, placementGame, morrisGame, fanoGame, pasteAndErrors, crashAndRestart, firstMove]) {
+    for (const t of [morelliGame, placementGame, classicGame, morrisGame, fanoGame, pasteAndErrors, crashAndRestart, firstMove]) {
       try {
         await t(browser);
       } catch (e) {
@@ -345,6 +358,8 @@ let BASE;
     await browser.close();
     server.close();
   }
+  console.log(`moves played through the move buttons: ${buttonMoves}`);
+  check(buttonMoves > 0, "some moves were chosen with the move buttons");
   console.log(`\ntest-web: ${passes} checks passed, ${failures} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   process.exit(failures ? 1 : 0);
 })();
