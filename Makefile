@@ -157,7 +157,7 @@ web: web-tools build/web/morelli.wasm $(WEB_FILES)
 web-tools:
 	@sh protocol/web/ensure-wasm.sh
 
-build/web/obj/%.o: %.c
+build/web/obj/%.o: %.c | web-tools
 	@mkdir -p $(dir $@)
 	$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
 
