@@ -118,6 +118,12 @@ static void test_start_instant(void **state)
     assert_true(timeman_elapsed(&tm) >= 500);
     assert_true(timeman_hard_over(&tm));
     assert_true(timeman_soft_over(&tm, 1, 1));
+    /* The 500 ms before the search started count twice: 1000 ms of 940. */
+    l.movetime = 1000;
+    l.start_ms = time_now_ms() - 500;
+    timeman_init(&tm, &l, SIDE_P1, 0);
+    assert_true(tm.late_ms >= 500);
+    assert_true(timeman_hard_over(&tm));
     /* A start in the future is no start: it counts from now. */
     l.start_ms = time_now_ms() + 100000;
     timeman_init(&tm, &l, SIDE_P1, 0);

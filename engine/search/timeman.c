@@ -105,6 +105,9 @@ void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t over
 {
     int64_t now = time_now_ms();
     tm->start_ms = l->start_ms > 0 && l->start_ms <= now ? l->start_ms : now;
+    /* What the scheduler made us wait before the search could start, it
+     * will likely make the answer wait on its way out: kept off too. */
+    tm->late_ms = now - tm->start_ms;
     tm->cpu0_us = thread_cpu_us();
     tm->next_look = TIME_STARVE_MIN_MS;
     tm->starved = 0;
@@ -130,7 +133,7 @@ int timeman_hard_over(TimeManager *tm)
 {
     if (tm->hard_ms < 0)
         return 0;
-    int64_t wall = look(tm);
+    int64_t wall = look(tm) + tm->late_ms;
     return wall >= (tm->starved ? tm->hard_ms / 2 : tm->hard_ms);
 }
 
@@ -138,7 +141,7 @@ int timeman_soft_over(TimeManager *tm, int num, int den)
 {
     if (tm->soft_ms < 0)
         return 0;
-    int64_t wall = look(tm);
+    int64_t wall = look(tm) + tm->late_ms;
     int64_t soft = tm->starved ? tm->soft_ms / 2 : tm->soft_ms;
     return wall * den >= soft * num;
 }

@@ -16,7 +16,9 @@
  * A search thread that gets less than half of the wall time as CPU time
  * (the machine is overloaded) is starved: its nodes per second collapse,
  * and what it is not given now it may not be given when it has to answer
- * either.  From then on both budgets count half.
+ * either.  From then on both budgets count half.  And the time from the
+ * reading of go to the start of the search (the wait for a CPU) counts
+ * twice: the answer will likely wait as long on its way out.
  */
 #ifndef MORELLI_TIMEMAN_H
 #define MORELLI_TIMEMAN_H
@@ -43,6 +45,7 @@ typedef struct TimeManager {
     int64_t cpu0_us;    /* the searching thread's CPU time at timeman_init() */
     int64_t next_look;  /* wall ms (since start) of the next look at the CPU time */
     int starved;        /* set once: the budgets count half */
+    int64_t late_ms;    /* from go read to timeman_init(): counted twice */
 } TimeManager;
 
 /* Monotonic milliseconds (CLOCK_MONOTONIC): the time base of start_ms. */
