@@ -315,7 +315,7 @@ async function takeBack() {
 }
 
 async function load() {
-  let text = $("fen-text").value.trim().replace(/\s+/g, " ");
+  let text = $("fen-text").value.trim().replace(/\s+/g, " ").replace(/^position /, "");
   if (!/^(fen|startpos)\b/.test(text)) text = "fen " + text;
   const r = await engine.send(["position " + text, "d"]);
   if (r.errors.length) {

@@ -258,7 +258,7 @@ async function fanoGame(browser) {
 /* A pasted FEN with moves, played on; then the bad inputs. */
 async function pasteAndErrors(browser) {
   const page = await open(browser, "game=morelli&opt-BoardSize=9&p1=human&p2=human&movetime=40");
-  await page.fill("#fen-text", DATA["paste-morelli"]);
+  await page.fill("#fen-text", "position fen " + DATA["paste-morelli"]);
   await page.click("#load");
   await idle(page);
   let s = await state(page);
