@@ -186,8 +186,10 @@ const Board = (() => {
       el("circle", { cx: x, cy: y, r: 9, class: "point" }, g);
       el("circle", { cx: x, cy: y, r: 36, class: "mark" }, g);
       const stack = p.cells[sq] || "";
-      /* Bottom to top: each piece up and right of the one below. */
-      [...stack].forEach((c, i) => shape(g, x - 9 + i * 18, y + 8 - i * 16, 16, c));
+      /* One piece in the middle; a stack bottom to top, the top piece up
+       * and right of the one below. */
+      const two = stack.length === 2;
+      [...stack].forEach((c, i) => shape(g, x + (two ? i * 18 - 9 : 0), y + (two ? 8 - i * 16 : 0), 16, c));
       el("text", { x: x + 26, y: y + 30, class: "coord" }, g).textContent = sq;
       el("circle", { cx: x, cy: y, r: 6, class: "dot" }, g);
       g.addEventListener("click", () => onClick(sq));
