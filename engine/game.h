@@ -190,6 +190,10 @@ struct game {
      * NULL) writes such a table as the game's C source. */
     int (*weights)(int **w, const char *const **names);
     void (*print_weights)(const int *w, const char *const *names, int n, FILE *out);
+    /* Optional (NULL: unknown): an upper bound on the plies the game can
+     * still last from pos; the alpha-beta search solves the position
+     * exactly when it is small (see docs/search.md). */
+    int (*plies_left)(const void *pos);
 };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */

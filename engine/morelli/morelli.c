@@ -208,6 +208,24 @@ static int mo_move_legal(const void *pos, Move m)
     return morelli_move_legal(pos, m);
 }
 
+/* Every move brings a stone at least one band nearer the Throne (captures
+ * only turn stones over), so the band steps left of all stones bound the
+ * plies left; the placement phase adds stones: no bound. */
+static int mo_plies_left(const void *pos)
+{
+    const MoPos *p = pos;
+    if (mo_placing(p))
+        return 1 << 20;
+    const MoTables *t = mo_tables(p);
+    Bits all = bits_or(p->stones[0], p->stones[1]);
+    int n = 0;
+    for (int b = 2; b <= t->outer_band; b++) {
+        Bits at = bits_and(all, t->band_mask[b]);
+        n += (b - 1) * bits_count(&at);
+    }
+    return n;
+}
+
 static uint64_t perft_rec(MoPos *p, int depth, int bulk)
 {
     if (bulk && depth == 1 && p->ruleset == RULESET_STANDARD)
@@ -361,4 +379,5 @@ const Game game_morelli = {
     .opening_plies = 4,
     .weights = morelli_weight_table,
     .print_weights = morelli_print_weights,
+    .plies_left = mo_plies_left,
 };

@@ -13,74 +13,17 @@
  * did not move while it was searched has an exact game value: it is stored
  * with the TT's proven bit, and proven entries cut at any depth.  When a
  * whole root iteration passes without a horizon leaf, the root is solved and
- * iterative deepening stops (Morelli's endings are solved this way, draws
- * included); a mate score found within the iteration's depth also stops it.
+ * iterative deepening stops; a mate score found within the iteration's
+ * depth also stops it.  Small endings of games that bound their plies left
+ * are solved before any iteration (ab_solve.c).  The move picker is in
+ * ab_pick.c, what the files share in ab_internal.h.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
-#include "search_internal.h"
-
-#define INF (SCORE_MATE + 1)
-#define HIST_BITS 14
-#define HIST_SIZE (1 << HIST_BITS)
-#define HIST_MAX 16384
-#define ASPIRATION 40
-#define ECACHE_BITS 16
-
-/* Ordering classes, highest first (the low bits carry history). */
-#define ORD_TT (1 << 30)
-#define ORD_NOISY (1 << 29)
-#define ORD_KILLER (1 << 28)
-
-/* Evaluation cache slot: positions transpose a lot and some evaluations
- * (Morelli's) cost far more than a move. */
-typedef struct EvalSlot {
-    Key key;
-    int score;
-} EvalSlot;
-
-typedef struct AbThread {
-    SearchCtx *c;
-    const Game *g;
-    int id;
-    pthread_t th;
-    unsigned char *pos; /* the position being searched */
-    unsigned char *stack; /* the one position buffer, pos points to it */
-    unsigned char *undo; /* MAX_PLY undo records */
-    Move *moves;         /* MAX_PLY lists of max_moves */
-    int *order;          /* ordering scores beside moves */
-    Key *keys;           /* prev keys then the path's */
-    EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
-    size_t keys_cap;     /* room in keys */
-    const Game *sized;   /* the game the buffers above are sized for */
-    int nbase;           /* how many of keys are the game's */
-    Move killers[MAX_PLY][2];
-    int hist[2][HIST_SIZE];
-    Move pv[MAX_PLY + 1][MAX_PLY + 1];
-    int pv_len[MAX_PLY + 1];
-    uint64_t nodes;
-    _Atomic uint64_t nodes_pub; /* nodes, published for the main thread */
-    uint64_t horizon;
-    int seldepth;
-    int aborted;
-    /* Root bookkeeping. */
-    Move root_best;  /* best move of the running iteration, once one raised alpha */
-    int root_score;
-    /* Last completed iteration. */
-    int done_depth;
-    int done_score;
-    Move done_pv[MAX_PLY + 1];
-    int done_pv_len;
-    int done_seldepth;
-    int proven; /* the last iteration solved the root */
-    uint64_t reported; /* main thread: total nodes of the last info line */
-} AbThread;
-
-static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
+#include "ab_internal.h"
 
 static uint64_t total_nodes(AbThread *ts, int n)
 {
@@ -90,276 +33,6 @@ static uint64_t total_nodes(AbThread *ts, int n)
     return sum;
 }
 
-/* Step 0. Count the node, look at the clock now and then. */
-static inline int ab_tick(AbThread *t)
-{
-    t->nodes++;
-    SearchCtx *c = t->c;
-    if (t->id == 0) {
-        if (c->limits->nodes && t->nodes >= c->limits->nodes)
-            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
-        if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0 && timeman_hard_over(&c->tm))
-            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
-    } else if ((t->nodes & 255) == 0) {
-        atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
-    }
-    if (search_should_stop(c))
-        t->aborted = 1;
-    return t->aborted;
-}
-
-static inline int ab_eval(AbThread *t)
-{
-    Key k = t->g->key(t->pos);
-    EvalSlot *e = &t->ecache[k & ((1u << ECACHE_BITS) - 1)];
-    if (e->key == k && k != 0)
-        return e->score;
-    e->key = k;
-    e->score = search_eval(t->g, t->pos);
-    return e->score;
-}
-
-static inline void ab_make(AbThread *t, Move m, int ply)
-{
-    const Game *g = t->g;
-    t->keys[t->nbase + ply] = g->key(t->pos);
-    g->make(t->pos, m, t->undo + (size_t)ply * g->undo_size);
-}
-
-static inline void ab_unmake(AbThread *t, Move m, int ply)
-{
-    const Game *g = t->g;
-    g->unmake(t->pos, m, t->undo + (size_t)ply * g->undo_size);
-}
-
-static inline void pv_update(AbThread *t, int ply, Move m)
-{
-    t->pv[ply][0] = m;
-    int n = t->pv_len[ply + 1];
-    if (n > MAX_PLY - 1)
-        n = MAX_PLY - 1;
-    memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)n * sizeof(Move));
-    t->pv_len[ply] = n + 1;
-}
-
-/* Pick the best-ordered remaining move into slot i. */
-static inline void pick(Move *mv, int *ord, int i, int n)
-{
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (ord[j] > ord[b])
-            b = j;
-    if (b != i) {
-        Move tm = mv[i];
-        mv[i] = mv[b];
-        mv[b] = tm;
-        int to = ord[i];
-        ord[i] = ord[b];
-        ord[b] = to;
-    }
-}
-
-/* Max-heap of n moves by ord: restores the order below slot i. */
-static void heap_down(Move *mv, int *ord, int i, int n)
-{
-    Move m = mv[i];
-    int o = ord[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ord[c + 1] > ord[c])
-            c++;
-        if (ord[c] <= o)
-            break;
-        mv[i] = mv[c];
-        ord[i] = ord[c];
-        i = c;
-    }
-    mv[i] = m;
-    ord[i] = o;
-}
-
-/*
- * The moves of a node, best-ordered first.  A game with gen_noisy,
- * gen_quiet and move_legal is generated by stages: the TT move (checked by
- * move_legal) before anything is generated, then the noisy moves (by
- * history), the two killers (checked by move_legal), then the quiet moves
- * by history out of a binary heap, so a 480-move list costs O(log n) a
- * move instead of a scan.  Other games: one list, picked by class (TT,
- * noisy, killers, quiet) and history.
- */
-enum { PK_TT, PK_NOISY_GEN, PK_NOISY, PK_KILLER, PK_QUIET_GEN, PK_QUIET, PK_ALL, PK_DONE };
-
-typedef struct Picker {
-    Move *mv;
-    int *ord;
-    int stage;
-    int i, n;    /* the noisy moves mv[i..n), or every move (PK_ALL) */
-    int nq;      /* the heap of quiet moves: mv[n .. n + nq) */
-    int ki;      /* killers tried */
-    int stm;
-    Move tt, killer[2];
-} Picker;
-
-static void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
-{
-    const Game *g = t->g;
-    pk->mv = t->moves + (size_t)ply * (size_t)g->max_moves;
-    pk->ord = t->order + (size_t)ply * (size_t)g->max_moves;
-    pk->stm = g->side_to_move(t->pos);
-    pk->tt = tt_move;
-    pk->killer[0] = t->killers[ply][0];
-    pk->killer[1] = t->killers[ply][1];
-    pk->i = pk->n = pk->nq = pk->ki = 0;
-    if (g->gen_noisy && g->gen_quiet && g->move_legal) {
-        pk->stage = PK_TT;
-        return;
-    }
-    /* one list */
-    Move *mv = pk->mv;
-    int *ord = pk->ord, stm = pk->stm;
-    Move k0 = pk->killer[0], k1 = pk->killer[1];
-    pk->n = g->gen_moves(t->pos, mv);
-    for (int i = 0; i < pk->n; i++) {
-        Move m = mv[i];
-        if (m == tt_move)
-            ord[i] = ORD_TT;
-        else if (g->move_is_noisy(t->pos, m))
-            ord[i] = ORD_NOISY + t->hist[stm][hist_slot(m)];
-        else if (m == k0 || m == k1)
-            ord[i] = ORD_KILLER + (m == k0);
-        else
-            ord[i] = t->hist[stm][hist_slot(m)];
-    }
-    pk->stage = PK_ALL;
-}
-
-/* Drops the TT move and the killers from mv[0..n) (they are tried on
- * their own), scores the rest by history, ties in the generator's order
- * (the heap does not keep it by itself); the new count. */
-static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n, int killers)
-{
-    const int *hist = t->hist[pk->stm];
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        Move m = mv[i];
-        if (m == pk->tt || (killers && (m == pk->killer[0] || m == pk->killer[1])))
-            continue;
-        mv[k] = m;
-        ord[k] = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
-        k++;
-    }
-    return k;
-}
-
-/* The next move, MOVE_NONE when there is none left; *quiet is set when
- * the move is not noisy (killers and history learn from those). */
-static Move picker_next(AbThread *t, Picker *pk, int *quiet)
-{
-    const Game *g = t->g;
-    for (;;) {
-        switch (pk->stage) {
-        case PK_TT:
-            pk->stage = PK_NOISY_GEN;
-            if (pk->tt != MOVE_NONE && g->move_legal(t->pos, pk->tt)) {
-                *quiet = !g->move_is_noisy(t->pos, pk->tt);
-                return pk->tt;
-            }
-            pk->tt = MOVE_NONE;
-            break;
-        case PK_NOISY_GEN:
-            pk->n = picker_score(t, pk, pk->mv, pk->ord, g->gen_noisy(t->pos, pk->mv), 0);
-            pk->stage = PK_NOISY;
-            break;
-        case PK_NOISY:
-            if (pk->i < pk->n) {
-                pick(pk->mv, pk->ord, pk->i, pk->n);
-                *quiet = 0;
-                return pk->mv[pk->i++];
-            }
-            pk->stage = PK_KILLER;
-            break;
-        case PK_KILLER:
-            while (pk->ki < 2) {
-                Move k = pk->killer[pk->ki++];
-                if (k != MOVE_NONE && k != pk->tt && !g->move_is_noisy(t->pos, k) &&
-                    g->move_legal(t->pos, k)) {
-                    *quiet = 1;
-                    return k;
-                }
-            }
-            pk->stage = PK_QUIET_GEN;
-            break;
-        case PK_QUIET_GEN: {
-            Move *q = pk->mv + pk->n;
-            int *qo = pk->ord + pk->n;
-            pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
-            for (int i = pk->nq / 2 - 1; i >= 0; i--)
-                heap_down(q, qo, i, pk->nq);
-            pk->stage = PK_QUIET;
-            break;
-        }
-        case PK_QUIET:
-            if (pk->nq > 0) {
-                Move *q = pk->mv + pk->n;
-                int *qo = pk->ord + pk->n;
-                Move m = q[0];
-                int last = --pk->nq;
-                q[0] = q[last];
-                qo[0] = qo[last];
-                heap_down(q, qo, 0, last);
-                *quiet = 1;
-                return m;
-            }
-            pk->stage = PK_DONE;
-            break;
-        case PK_ALL:
-            if (pk->i < pk->n) {
-                pick(pk->mv, pk->ord, pk->i, pk->n);
-                *quiet = pk->ord[pk->i] < ORD_NOISY;
-                return pk->mv[pk->i++];
-            }
-            pk->stage = PK_DONE;
-            break;
-        default:
-            return MOVE_NONE;
-        }
-    }
-}
-
-/* Terminal or path-drawn: returns 1 and the score. */
-static inline int ab_terminal(AbThread *t, int ply, int *score)
-{
-    const Game *g = t->g;
-    int r = g->result(t->pos);
-    if (r != RESULT_NONE) {
-        *score = search_result_score(r, g->side_to_move(t->pos), ply);
-        return 1;
-    }
-    if (ply > 0 && t->c->uses_history &&
-        history_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
-        t->horizon++; /* a draw by this path only: not the position's value */
-        *score = 0;
-        return 1;
-    }
-    return 0;
-}
-
-/* What every node does first: an empty PV, the selective depth, then stop
- * (*score 0) or game over / path draw (*score its value): 1 when the node
- * ends there. */
-static inline int ab_node_enter(AbThread *t, int ply, int *score)
-{
-    t->pv_len[ply] = 0;
-    if (ply > t->seldepth)
-        t->seldepth = ply;
-    if (ab_tick(t)) {
-        *score = 0;
-        return 1;
-    }
-    return ab_terminal(t, ply, score);
-}
 
 static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
 {
@@ -673,6 +346,11 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
     int max_depth = c->limits->depth > 0 ? c->limits->depth : MAX_PLY - 2;
     if (max_depth > MAX_PLY - 2)
         max_depth = MAX_PLY - 2;
+    /* A small ending is solved exactly first (ab_solve.c). */
+    if (t->id == 0 && ab_solve_root(t)) {
+        emit_iteration(all, nthreads, 0);
+        return;
+    }
     int prev = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         int d = depth;

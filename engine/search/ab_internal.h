@@ -1,0 +1,198 @@
+/*
+ * ab_internal.h -- what the files of the alpha-beta searcher share: the
+ * thread state, the node bookkeeping every search function does first
+ * (ab.c's main search and quiescence, ab_solve.c's exact solver), and the
+ * move picker (ab_pick.c).  Private to engine/search/.
+ */
+#ifndef MORELLI_SEARCH_AB_INTERNAL_H
+#define MORELLI_SEARCH_AB_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "history.h"
+#include "search_internal.h"
+
+#define INF (SCORE_MATE + 1)
+#define HIST_BITS 14
+#define HIST_SIZE (1 << HIST_BITS)
+#define HIST_MAX 16384
+#define ASPIRATION 40
+#define ECACHE_BITS 16
+
+/* Ordering classes, highest first (the low bits carry history). */
+#define ORD_TT (1 << 30)
+#define ORD_NOISY (1 << 29)
+#define ORD_KILLER (1 << 28)
+
+/* Evaluation cache slot: positions transpose a lot and some evaluations
+ * (Morelli's) cost far more than a move. */
+typedef struct EvalSlot {
+    Key key;
+    int score;
+} EvalSlot;
+
+typedef struct AbThread {
+    SearchCtx *c;
+    const Game *g;
+    int id;
+    pthread_t th;
+    unsigned char *pos; /* the position being searched */
+    unsigned char *stack; /* the one position buffer, pos points to it */
+    unsigned char *undo; /* MAX_PLY undo records */
+    Move *moves;         /* MAX_PLY lists of max_moves */
+    int *order;          /* ordering scores beside moves */
+    Key *keys;           /* prev keys then the path's */
+    EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
+    size_t keys_cap;     /* room in keys */
+    const Game *sized;   /* the game the buffers above are sized for */
+    int nbase;           /* how many of keys are the game's */
+    Move killers[MAX_PLY][2];
+    int hist[2][HIST_SIZE];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    uint64_t nodes;
+    _Atomic uint64_t nodes_pub; /* nodes, published for the main thread */
+    uint64_t horizon;
+    int seldepth;
+    int aborted;
+    /* The exact solver's budget (ab_solve.c): it gives up, without
+     * stopping the search, past these. */
+    uint64_t solve_nodes_max;
+    int64_t solve_ms_max;
+    int solve_gave_up;
+    /* Root bookkeeping. */
+    Move root_best;  /* best move of the running iteration, once one raised alpha */
+    int root_score;
+    /* Last completed iteration. */
+    int done_depth;
+    int done_score;
+    Move done_pv[MAX_PLY + 1];
+    int done_pv_len;
+    int done_seldepth;
+    int proven; /* the last iteration solved the root */
+    uint64_t reported; /* main thread: total nodes of the last info line */
+} AbThread;
+
+
+static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
+
+/* Step 0. Count the node, look at the clock now and then. */
+static inline int ab_tick(AbThread *t)
+{
+    t->nodes++;
+    SearchCtx *c = t->c;
+    if (t->id == 0) {
+        if (c->limits->nodes && t->nodes >= c->limits->nodes)
+            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+        if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0 && timeman_hard_over(&c->tm))
+            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+    } else if ((t->nodes & 255) == 0) {
+        atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+    }
+    if (search_should_stop(c))
+        t->aborted = 1;
+    return t->aborted;
+}
+
+static inline int ab_eval(AbThread *t)
+{
+    Key k = t->g->key(t->pos);
+    EvalSlot *e = &t->ecache[k & ((1u << ECACHE_BITS) - 1)];
+    if (e->key == k && k != 0)
+        return e->score;
+    e->key = k;
+    e->score = search_eval(t->g, t->pos);
+    return e->score;
+}
+
+static inline void ab_make(AbThread *t, Move m, int ply)
+{
+    const Game *g = t->g;
+    t->keys[t->nbase + ply] = g->key(t->pos);
+    g->make(t->pos, m, t->undo + (size_t)ply * g->undo_size);
+}
+
+static inline void ab_unmake(AbThread *t, Move m, int ply)
+{
+    const Game *g = t->g;
+    g->unmake(t->pos, m, t->undo + (size_t)ply * g->undo_size);
+}
+
+static inline void pv_update(AbThread *t, int ply, Move m)
+{
+    t->pv[ply][0] = m;
+    int n = t->pv_len[ply + 1];
+    if (n > MAX_PLY - 1)
+        n = MAX_PLY - 1;
+    memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)n * sizeof(Move));
+    t->pv_len[ply] = n + 1;
+}
+
+
+/* Terminal or path-drawn: returns 1 and the score. */
+static inline int ab_terminal(AbThread *t, int ply, int *score)
+{
+    const Game *g = t->g;
+    int r = g->result(t->pos);
+    if (r != RESULT_NONE) {
+        *score = search_result_score(r, g->side_to_move(t->pos), ply);
+        return 1;
+    }
+    if (ply > 0 && t->c->uses_history &&
+        history_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
+        t->horizon++; /* a draw by this path only: not the position's value */
+        *score = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* What every node does first: an empty PV, the selective depth, then stop
+ * (*score 0) or game over / path draw (*score its value): 1 when the node
+ * ends there. */
+static inline int ab_node_enter(AbThread *t, int ply, int *score)
+{
+    t->pv_len[ply] = 0;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (ab_tick(t)) {
+        *score = 0;
+        return 1;
+    }
+    return ab_terminal(t, ply, score);
+}
+
+/*
+ * The moves of a node, best-ordered first.  A game with gen_noisy,
+ * gen_quiet and move_legal is generated by stages: the TT move (checked by
+ * move_legal) before anything is generated, then the noisy moves (by
+ * history), the two killers (checked by move_legal), then the quiet moves
+ * by history out of a binary heap, so a 480-move list costs O(log n) a
+ * move instead of a scan.  Other games: one list, picked by class (TT,
+ * noisy, killers, quiet) and history.
+ */
+enum { PK_TT, PK_NOISY_GEN, PK_NOISY, PK_KILLER, PK_QUIET_GEN, PK_QUIET, PK_ALL, PK_DONE };
+
+typedef struct Picker {
+    Move *mv;
+    int *ord;
+    int stage;
+    int i, n;    /* the noisy moves mv[i..n), or every move (PK_ALL) */
+    int nq;      /* the heap of quiet moves: mv[n .. n + nq) */
+    int ki;      /* killers tried */
+    int stm;
+    Move tt, killer[2];
+} Picker;
+
+void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move);
+/* ab_solve.c: solves the root exactly when the game bounds its plies left
+ * low enough; 1 and the thread's done_* fields (score, PV, proven) filled
+ * when it did, 0 when it did not try or gave up within its budget. */
+int ab_solve_root(AbThread *t);
+/* The next move, MOVE_NONE when there is none left; *quiet is set when
+ * the move is not noisy (killers and history learn from those). */
+Move picker_next(AbThread *t, Picker *pk, int *quiet);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * ab_pick.c -- the alpha-beta move picker: staged generation (TT move,
+ * noisy moves, killers, quiet moves from a heap) for games that offer
+ * gen_noisy, gen_quiet and move_legal, one selected list for the others.
+ * See ab_internal.h.
+ */
+#include "ab_internal.h"
+
+/* Pick the best-ordered remaining move into slot i. */
+static inline void pick(Move *mv, int *ord, int i, int n)
+{
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (ord[j] > ord[b])
+            b = j;
+    if (b != i) {
+        Move tm = mv[i];
+        mv[i] = mv[b];
+        mv[b] = tm;
+        int to = ord[i];
+        ord[i] = ord[b];
+        ord[b] = to;
+    }
+}
+
+/* Max-heap of n moves by ord: restores the order below slot i. */
+static void heap_down(Move *mv, int *ord, int i, int n)
+{
+    Move m = mv[i];
+    int o = ord[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ord[c + 1] > ord[c])
+            c++;
+        if (ord[c] <= o)
+            break;
+        mv[i] = mv[c];
+        ord[i] = ord[c];
+        i = c;
+    }
+    mv[i] = m;
+    ord[i] = o;
+}
+
+void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
+{
+    const Game *g = t->g;
+    pk->mv = t->moves + (size_t)ply * (size_t)g->max_moves;
+    pk->ord = t->order + (size_t)ply * (size_t)g->max_moves;
+    pk->stm = g->side_to_move(t->pos);
+    pk->tt = tt_move;
+    pk->killer[0] = t->killers[ply][0];
+    pk->killer[1] = t->killers[ply][1];
+    pk->i = pk->n = pk->nq = pk->ki = 0;
+    if (g->gen_noisy && g->gen_quiet && g->move_legal) {
+        pk->stage = PK_TT;
+        return;
+    }
+    /* one list */
+    Move *mv = pk->mv;
+    int *ord = pk->ord, stm = pk->stm;
+    Move k0 = pk->killer[0], k1 = pk->killer[1];
+    pk->n = g->gen_moves(t->pos, mv);
+    for (int i = 0; i < pk->n; i++) {
+        Move m = mv[i];
+        if (m == tt_move)
+            ord[i] = ORD_TT;
+        else if (g->move_is_noisy(t->pos, m))
+            ord[i] = ORD_NOISY + t->hist[stm][hist_slot(m)];
+        else if (m == k0 || m == k1)
+            ord[i] = ORD_KILLER + (m == k0);
+        else
+            ord[i] = t->hist[stm][hist_slot(m)];
+    }
+    pk->stage = PK_ALL;
+}
+
+/* Drops the TT move and the killers from mv[0..n) (they are tried on
+ * their own), scores the rest by history, ties in the generator's order
+ * (the heap does not keep it by itself); the new count. */
+static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n, int killers)
+{
+    const int *hist = t->hist[pk->stm];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = mv[i];
+        if (m == pk->tt || (killers && (m == pk->killer[0] || m == pk->killer[1])))
+            continue;
+        mv[k] = m;
+        ord[k] = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
+        k++;
+    }
+    return k;
+}
+
+Move picker_next(AbThread *t, Picker *pk, int *quiet)
+{
+    const Game *g = t->g;
+    for (;;) {
+        switch (pk->stage) {
+        case PK_TT:
+            pk->stage = PK_NOISY_GEN;
+            if (pk->tt != MOVE_NONE && g->move_legal(t->pos, pk->tt)) {
+                *quiet = !g->move_is_noisy(t->pos, pk->tt);
+                return pk->tt;
+            }
+            pk->tt = MOVE_NONE;
+            break;
+        case PK_NOISY_GEN:
+            pk->n = picker_score(t, pk, pk->mv, pk->ord, g->gen_noisy(t->pos, pk->mv), 0);
+            pk->stage = PK_NOISY;
+            break;
+        case PK_NOISY:
+            if (pk->i < pk->n) {
+                pick(pk->mv, pk->ord, pk->i, pk->n);
+                *quiet = 0;
+                return pk->mv[pk->i++];
+            }
+            pk->stage = PK_KILLER;
+            break;
+        case PK_KILLER:
+            while (pk->ki < 2) {
+                Move k = pk->killer[pk->ki++];
+                if (k != MOVE_NONE && k != pk->tt && !g->move_is_noisy(t->pos, k) &&
+                    g->move_legal(t->pos, k)) {
+                    *quiet = 1;
+                    return k;
+                }
+            }
+            pk->stage = PK_QUIET_GEN;
+            break;
+        case PK_QUIET_GEN: {
+            Move *q = pk->mv + pk->n;
+            int *qo = pk->ord + pk->n;
+            pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
+            for (int i = pk->nq / 2 - 1; i >= 0; i--)
+                heap_down(q, qo, i, pk->nq);
+            pk->stage = PK_QUIET;
+            break;
+        }
+        case PK_QUIET:
+            if (pk->nq > 0) {
+                Move *q = pk->mv + pk->n;
+                int *qo = pk->ord + pk->n;
+                Move m = q[0];
+                int last = --pk->nq;
+                q[0] = q[last];
+                qo[0] = qo[last];
+                heap_down(q, qo, 0, last);
+                *quiet = 1;
+                return m;
+            }
+            pk->stage = PK_DONE;
+            break;
+        case PK_ALL:
+            if (pk->i < pk->n) {
+                pick(pk->mv, pk->ord, pk->i, pk->n);
+                *quiet = pk->ord[pk->i] < ORD_NOISY;
+                return pk->mv[pk->i++];
+            }
+            pk->stage = PK_DONE;
+            break;
+        default:
+            return MOVE_NONE;
+        }
+    }
+}
