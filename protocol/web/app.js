@@ -80,9 +80,13 @@ function optionLines(applied) {
   return Object.entries(applied.options).map(([n, v]) => `setoption name ${n} value ${v}`);
 }
 
-/* Fills the combo controls from the engine's `ugi` option lines. */
+/* Fills the combo controls from the engine's `ugi` option lines, and
+ * gives the number fields the ranges it lists as hints. */
 function fillOptions(lines) {
   for (const l of lines) {
+    const spin = l.match(/^option name (\S+) type spin default \S+ min (-?\d+) max (-?\d+)/);
+    if (spin && $("opt-" + spin[1]) && $("opt-" + spin[1]).tagName === "INPUT")
+      $("opt-" + spin[1]).title = `${spin[2]} to ${spin[3]}`;
     const m = l.match(/^option name (\S+) type combo default (\S+)((?: var \S+)+)/);
     if (!m || !$("opt-" + m[1]) || $("opt-" + m[1]).tagName !== "SELECT" || m[1] === "BoardSize") continue;
     const sel = $("opt-" + m[1]);

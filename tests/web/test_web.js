@@ -145,7 +145,17 @@ function nativeReplay(game, opts, s) {
   check(m && m[1] === s.result, `${game}: native result ${m && m[1]} = page result ${s.result}`);
 }
 
+/* The pieces drawn are the pieces of the FEN. */
+async function drawnAsFen(page, game) {
+  const s = await state(page);
+  const board = s.fen.split(" ")[0];
+  const inFen = game === "fano" ? (board.match(/[CTct]/g) || []).length : (board.match(/[bwBW]/g) || []).length;
+  const drawn = await page.$$eval("#board .stone, #board .piece", (e) => e.length);
+  check(drawn === inFen, `${game}: ${drawn} pieces drawn, ${inFen} in the FEN ${s.fen}`);
+}
+
 async function shot(page, name) {
+  await drawnAsFen(page, name);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, name + ".png") });
   if (process.env.WEB_DOCS === "1")
@@ -198,6 +208,7 @@ async function placementGame(browser) {
   const page = await open(browser, "game=morelli&opt-BoardSize=11&opt-Setup=pairs&p1=human&p2=human");
   const s0 = await state(page);
   check(!/[bw]/.test(s0.fen.split(" ")[0]), `pairs: the board starts empty (${s0.fen})`);
+  check(await page.getAttribute("#opt-SetupSeed", "title") === DATA["seed-range"], "the seed field shows the engine's range");
   const s = await playOut(page, 8);
   check(s.moves.length === 8 && s.moves.every((m) => squaresOf(m).length === 1),
     `pairs: 8 placements by single clicks (${s.moves.join(" ")})`);
