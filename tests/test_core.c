@@ -1,8 +1,10 @@
 /*
  * Generic checks run on every game of the registry through the interface:
- * random games where unmake restores the position byte for byte and the
+ * random games under every combination of the game's option values (from
+ * its descriptor) where unmake restores the position byte for byte and the
  * incremental key equals the key computed from scratch, FEN round trips of
- * every position visited, and move text round trips.
+ * every position visited, and move text round trips; and the perft of
+ * every game from the one data file tests/data/perft.txt.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 
 #include "game.h"
 #include "history.h"
+#include "options.h"
 #include "perft.h"
 #include "testdata.h"
 
@@ -46,6 +49,107 @@ static void test_random_games_all(void **state)
         random_games(game_list[i], &opt, 20, 12345 + (uint64_t)i);
 }
 
+/* The values the random games try for o: every choice, both truth values,
+ * the only values a spin allows, or else its min, default and max. */
+static int option_values(const Option *o, int64_t *v)
+{
+    int n = 0;
+    if (o->type == OPTION_COMBO)
+        for (; o->choices[n]; n++)
+            v[n] = n;
+    else if (o->type == OPTION_CHECK) {
+        v[n++] = 0;
+        v[n++] = 1;
+    } else if (o->only) {
+        for (; o->only[n] != OPTION_ONLY_END; n++)
+            v[n] = o->only[n];
+    } else {
+        int64_t c[3] = {o->min, o->def, o->max};
+        for (int i = 0; i < 3; i++)
+            if (n == 0 || v[n - 1] != c[i])
+                v[n++] = c[i];
+    }
+    return n;
+}
+
+/* Random games under every combination of each game's option values. */
+static void test_random_games_every_option(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < game_count; gi++) {
+        const Game *g = game_list[gi];
+        int64_t vals[8][16];
+        int nv[8], at[8] = {0}, combos = 0;
+        assert_in_range(g->option_count, 0, 8);
+        for (int k = 0; k < g->option_count; k++) {
+            nv[k] = option_values(&g->options[k], vals[k]);
+            assert_in_range(nv[k], 1, 16);
+        }
+        for (;;) {
+            GameOptions opt;
+            game_options_default(&opt);
+            for (int k = 0; k < g->option_count; k++) {
+                char text[64], err[256];
+                option_value_str(&g->options[k], vals[k][at[k]], text, sizeof text);
+                assert_int_equal(game_option_set(&opt, g->options[k].name, text, err, sizeof err),
+                                 1);
+                assert_true(game_option_get(&g->options[k], &opt) == vals[k][at[k]]);
+            }
+            random_games(g, &opt, 2, 777 + (uint64_t)combos);
+            combos++;
+            int k = 0;
+            while (k < g->option_count && ++at[k] == nv[k])
+                at[k++] = 0;
+            if (k == g->option_count)
+                break;
+        }
+        assert_true(combos >= 1);
+    }
+}
+
+/* tests/data/perft.txt: every row's counts, depth by depth. */
+static void test_perft_all(void **state)
+{
+    (void)state;
+    FILE *fp = td_open("perft.txt");
+    char line[1024], err[256];
+    char *f[TD_MAXF];
+    int nf, rows = 0, per_game[16] = {0};
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_int_equal(nf, 4);
+        const Game *g = game_by_name(f[0]);
+        if (!g)
+            fail_msg("perft.txt: unknown game '%s'", f[0]);
+        GameOptions opt;
+        game_options_default(&opt);
+        if (strcmp(f[1], "-") != 0) {
+            char *save;
+            for (char *kv = strtok_r(f[1], " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+                char *eq = strchr(kv, '=');
+                assert_non_null(eq);
+                *eq = '\0';
+                if (game_option_set(&opt, kv, eq + 1, err, sizeof err) != 1)
+                    fail_msg("perft.txt: option %s: %s", kv, err);
+            }
+        }
+        unsigned char pos[POS_MAX_BYTES];
+        if (strcmp(f[2], "startpos") == 0)
+            assert_int_equal(g->init(pos, &opt, err, sizeof err), 0);
+        else if (g->from_fen(pos, f[2], &opt, err, sizeof err) != 0)
+            fail_msg("perft.txt: FEN '%s' rejected: %s", f[2], err);
+        char what[1100];
+        snprintf(what, sizeof what, "%s %s", f[0], f[2]);
+        td_check_perft_counts(g, pos, what, f[3], 1);
+        for (int i = 0; i < game_count && i < 16; i++)
+            per_game[i] += game_list[i] == g;
+        rows++;
+    }
+    fclose(fp);
+    assert_true(rows >= 20);
+    for (int i = 0; i < game_count && i < 16; i++)
+        assert_true(per_game[i] >= 1); /* every game has perft numbers */
+}
+
 static void test_registry(void **state)
 {
     (void)state;
@@ -64,6 +168,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_random_games_all),
+        cmocka_unit_test(test_random_games_every_option),
+        cmocka_unit_test(test_perft_all),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

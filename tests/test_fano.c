@@ -1,6 +1,6 @@
 /*
  * Fano330-R-Morris tests: the rules as positions (tests/data/fano_rules.txt),
- * perft (tests/data/fano_perft.txt), malformed FENs, and the solver: the
+ * malformed FENs, and the solver: the
  * start and its 14 first moves (tests/data/fano_first_moves.txt), the
  * solver's values against a plain depth-limited search, and its chosen
  * moves keeping the value on a large random sample; the picture of `d`.
@@ -77,31 +77,6 @@ static void test_rules(void **state)
     (void)state;
     assert_true(td_rules_file("fano_rules.txt", check_pos_line, check_seq_line) >= 12);
     assert_int_equal(G->repetition_count, 2);
-}
-
-static void test_perft(void **state)
-{
-    (void)state;
-    FILE *fp = td_open("fano_perft.txt");
-    char line[1024];
-    int done = 0;
-    char *f[TD_MAXF];
-    int nf;
-    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
-        assert_int_equal(nf, 2);
-        unsigned char pos[POS_MAX_BYTES];
-        char err[256];
-        GameOptions o;
-        game_options_default(&o);
-        if (!strcmp(f[0], "start"))
-            assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
-        else
-            load(pos, f[0]);
-        td_check_perft_counts(G, pos, f[0], f[1], 0);
-        done++;
-    }
-    fclose(fp);
-    assert_true(done >= 2);
 }
 
 static void test_bad_fens(void **state)
@@ -407,7 +382,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
-        cmocka_unit_test(test_perft),
         cmocka_unit_test(test_bad_fens),
         cmocka_unit_test(test_first_moves),
         cmocka_unit_test(test_solver_against_search),

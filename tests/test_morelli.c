@@ -21,39 +21,6 @@ static const Game *G = &game_morelli;
 
 /* ---- the reference perft ------------------------------------------------ */
 
-static void test_perft_table(void **state)
-{
-    (void)state;
-    FILE *f = td_open("morelli_perft.txt");
-    char line[256], err[256];
-    unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES];
-    int rows = 0;
-    while (td_next_line(f, line, sizeof line, NULL)) {
-        int depth;
-        unsigned long long want;
-        GameOptions opt;
-        assert_int_equal(td_morelli_row(line, &opt, &depth, &want), 0);
-        assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
-        memcpy(copy, pos, G->pos_size);
-        if (td_sanitized() && want > 10000000ull)
-            continue;
-        uint64_t got = perft(G, pos, depth, 1);
-        if (got != want)
-            print_error("%s\n", line);
-        assert_int_equal(got, want);
-        /* every leaf made, and the generic walk, where it is cheap */
-        if (want <= (td_sanitized() ? 300000ull : 6000000ull)) {
-            assert_int_equal(perft(G, pos, depth, 0), want);
-            if (want <= 300000ull)
-                assert_int_equal(perft_generic(G, pos, depth, 0), want);
-        }
-        assert_memory_equal(pos, copy, G->pos_size);
-        rows++;
-    }
-    fclose(f);
-    assert_true(rows >= 20);
-}
-
 /* ---- FENs ----------------------------------------------------------------- */
 
 static void test_fens_and_fast_perft(void **state)
@@ -418,7 +385,7 @@ static void test_print(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_table),     cmocka_unit_test(test_fens_and_fast_perft),
+        cmocka_unit_test(test_fens_and_fast_perft),
         cmocka_unit_test(test_bad_fens),        cmocka_unit_test(test_setups),
         cmocka_unit_test(test_random_games),    cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_print),           cmocka_unit_test(test_colour_symmetry),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "options.h"
 #include "testdata.h"
 
 static const Game *G = &game_morelli;
@@ -352,27 +353,39 @@ static uint64_t ref_perft(const Ref *r, int depth)
 static void test_reference_perft(void **state)
 {
     (void)state;
-    FILE *f = td_open("morelli_perft.txt");
-    char line[256], err[256], fen[FEN_MAX];
+    FILE *f = td_open("perft.txt");
+    char line[1024], err[256], fen[FEN_MAX];
+    char *fld[TD_MAXF];
     unsigned char pos[POS_MAX_BYTES];
-    int rows = 0;
-    while (td_next_line(f, line, sizeof line, NULL)) {
-        int depth;
-        unsigned long long want;
-        GameOptions opt;
-        assert_true(td_morelli_row(line, &opt, &depth, &want) != -1);
-        if (want > (td_sanitized() ? 40000ull : 250000ull))
+    int nf, rows = 0;
+    while ((nf = td_next_record(f, line, sizeof line, fld)) > 0) {
+        if (nf != 4 || strcmp(fld[0], "morelli") != 0 || strcmp(fld[2], "startpos") != 0)
             continue;
+        GameOptions opt;
+        game_options_default(&opt);
+        char *save, *cs;
+        for (char *kv = strtok_r(fld[1], " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(kv, '=');
+            assert_non_null(eq);
+            *eq = '\0';
+            assert_int_equal(game_option_set(&opt, kv, eq + 1, err, sizeof err), 1);
+        }
         /* the start position from the engine, as a FEN only */
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         G->to_fen(pos, fen, sizeof fen);
         Ref r;
         ref_from_fen(&r, fen, opt.ruleset == RULESET_CLASSIC, opt.setup == SETUP_PAIRS);
-        uint64_t got = ref_perft(&r, depth);
-        if (got != want)
-            print_error("reference: %s\n", line);
-        assert_int_equal(got, want);
-        rows++;
+        int depth = 1;
+        for (char *c = strtok_r(fld[3], " ", &cs); c; c = strtok_r(NULL, " ", &cs), depth++) {
+            unsigned long long want = strtoull(c, NULL, 10);
+            if (want > (td_sanitized() ? 40000ull : 250000ull))
+                break;
+            uint64_t got = ref_perft(&r, depth);
+            if (got != want)
+                print_error("reference: %s depth %d\n", fen, depth);
+            assert_int_equal(got, want);
+            rows++;
+        }
     }
     fclose(f);
     assert_true(rows >= 10);

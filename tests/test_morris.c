@@ -1,6 +1,6 @@
 /*
  * Morris family tests: the rules as positions (tests/data/morris_rules.txt),
- * perft (tests/data/morris_perft.txt), FEN round trips and malformed FENs,
+ * FEN round trips and malformed FENs,
  * random games under every option set (unmake, incremental key, piece
  * counts, move texts), blockades the search must play for or avoid
  * (tests/data/morris_blockade.txt), and the endgame tables
@@ -97,33 +97,6 @@ static void test_rules(void **state)
 {
     (void)state;
     assert_true(td_rules_file("morris_rules.txt", check_pos_line, check_seq_line) >= 20);
-}
-
-static void test_perft(void **state)
-{
-    (void)state;
-    FILE *fp = td_open("morris_perft.txt");
-    char line[1024];
-    int done = 0;
-    char *f[TD_MAXF];
-    int nf;
-    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
-        assert_int_equal(nf, 3);
-        GameOptions o;
-        parse_options(f[0], &o);
-        unsigned char pos[POS_MAX_BYTES];
-        char err[256];
-        if (!strcmp(f[1], "start"))
-            assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
-        else
-            load(pos, &o, f[1]);
-        char what[256];
-        snprintf(what, sizeof what, "%s %s", f[0], f[1]);
-        td_check_perft_counts(G, pos, what, f[2], 1);
-        done++;
-    }
-    fclose(fp);
-    assert_true(done >= 5);
 }
 
 static void test_fen_round_trip(void **state)
@@ -594,7 +567,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
-        cmocka_unit_test(test_perft),
         cmocka_unit_test(test_fen_round_trip),
         cmocka_unit_test(test_bad_fens),
         cmocka_unit_test(test_random_games),
