@@ -20,9 +20,10 @@
 # 12 times as long.) Paths under /tmp/
 # are moved into the scratch directory (the machine may be shared). Commands still running
 # after 10 seconds (DOCCHECK_LIMIT) are stopped and counted as long (no error so far). Skipped,
-# with the reason: placeholders (`<...>`, `...`), `git clone`, `cd`, `apt-get`, and
+# with the reason: placeholders (`<...>`, `...`), `git clone`, `cd`, `apt-get`,
 # the make targets CI runs anyway or that take minutes (test, sanitize, bench,
-# fuzz, doccheck, clean).
+# fuzz, doccheck, clean), the clang/wasm ones (web, test-web, test-clang, tsan:
+# they may install a toolchain) and servers (web-serve).
 # Also: no page may point outside the repository (RULES.md, /work/..., ../shared).
 use strict;
 use warnings;
@@ -82,6 +83,8 @@ sub skip_reason {
     return 'changes directory' if $c =~ /^cd\b/;
     return 'needs make fuzz (clang)' if $c =~ m{build/fuzz/};
     return 'a server, runs until Ctrl-C' if $c =~ /^make\s+web-serve\b/;
+    return 'needs clang (may install a toolchain)'
+        if $c =~ /^make\b[^&|;]*\s(web|test-web|test-clang|tsan)\b/;
     return 'needs cutegames and its sources' if $c =~ /\bcmake\b/;
     return "make target run by CI or minutes long"
         if $c =~ /^make\s+(test|sanitize|bench|fuzz|doccheck|clean)\b/;
