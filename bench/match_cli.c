@@ -4,6 +4,7 @@
 #include "match_load.h"
 #include "match_shard.h"
 #include "options.h"
+#include "search/search.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -457,18 +458,26 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
         } else if (!strcmp(a, "--shuffle")) {
             c->shuffle = 1;
         } else if (is_flag(a) && strchr(a, '=')) {
-            /* --BoardSize=13 or --option.BoardSize=13: a game option for both. */
+            /* --BoardSize=13 or --option.BoardSize=13: an option for both
+             * engines.  --Name=Value must be one of our engine's options and
+             * is checked as the engine checks it (same message);
+             * --option.Name=Value is passed on as it is (other engines). */
             const char *o = a + 2;
             if (!strncmp(o, "option.", 7))
                 o += 7;
             GameOptions probe = c->game_opt;
-            char name[MATCH_NAME_MAX];
+            char name[MATCH_NAME_MAX], tmp[64];
             snprintf(name, sizeof name, "%.*s", (int)(strchr(o, '=') - o), o);
-            int r = game_option_set(&probe, name, strchr(o, '=') + 1, err, errlen);
+            const char *value = strchr(o, '=') + 1;
+            int r = game_option_set(&probe, name, value, err, errlen);
             if (r < 0)
                 return -1;
-            if (r == 0 && o == a + 2) {
-                snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
+            const Option *so = option_find(search_options, search_option_count, name);
+            int64_t num;
+            if (r == 0 && so && option_parse(so, value, 0, &num, err, errlen) != 0)
+                return -1;
+            if (r == 0 && !so && o == a + 2) {
+                snprintf(err, errlen, "unknown option '%s'", option_echo(name, tmp, sizeof tmp));
                 return -1;
             }
             if (add_option(c->each, &c->neach, o, err, errlen))
