@@ -225,7 +225,10 @@ static void job_run_here(Engine *e)
  * asleep until the job's hard budget (counted from the reading of go) plus
  * UGI_WATCHDOG_MS, prints the best move so far (the last pv's first move,
  * else the first legal move) when the worker has not answered by then,
- * and stops the search.  Whichever answers first prints the one bestmove.
+ * and stops the search.  Halfway to the hard budget it looks at the worker's
+ * CPU time: a worker that got less than half of the wall time since go
+ * (starved, timeman.h) would be late, so the watchdog answers then.
+ * Whichever answers first prints the one bestmove.
  */
 #define UGI_WATCHDOG_MS 10
 
@@ -246,7 +249,7 @@ static void *worker_main(void *arg)
         /* Done before the bestmove line leaves: whoever reads it may send
          * go at once, and must find the searcher free (search_join waits
          * for job_over, a moment later). */
-        e->answer_by = -1;
+        e->answer_by = e->check_at = -1;
         atomic_store(&e->done, 1);
         pthread_mutex_unlock(&e->job_lock);
         answer(e, line);
@@ -256,6 +259,16 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&e->job_lock);
     return NULL;
+}
+
+/* The worker thread's CPU time (ms), 0 when it cannot be read. */
+static int64_t worker_cpu_ms(Engine *e)
+{
+    clockid_t id;
+    struct timespec ts;
+    if (pthread_getcpuclockid(e->worker, &id) != 0 || clock_gettime(id, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* The first legal move of the job's position as text. */
@@ -276,14 +289,22 @@ static void *watchdog_main(void *arg)
             pthread_cond_wait(&e->dog_cond, &e->job_lock);
             continue;
         }
-        int64_t due = e->answer_by;
-        if (time_now_ms() < due) {
+        int64_t due = e->check_at >= 0 ? e->check_at : e->answer_by;
+        int64_t now = time_now_ms();
+        if (now < due) {
             struct timespec ts = {(time_t)(due / 1000), (long)(due % 1000) * 1000000};
             pthread_cond_timedwait(&e->dog_cond, &e->job_lock, &ts);
             continue;
         }
+        if (e->check_at >= 0) {
+            /* Halfway: a worker starved of CPU (timeman.h) would not answer
+             * in time, nor soon after: answer now. */
+            e->check_at = -1;
+            if (!timeman_starved(now - e->job_limits.start_ms, worker_cpu_ms(e) - e->cpu0_ms))
+                continue;
+        }
         /* Late: answer for the search, then let it stop. */
-        e->answer_by = -1;
+        e->answer_by = e->check_at = -1;
         char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX];
         first_move(e, text, sizeof text);
         pthread_mutex_lock(&e->out_lock);
@@ -313,7 +334,7 @@ static int threads_start(Engine *e)
     pthread_cond_init(&e->dog_cond, &ca);
     pthread_condattr_destroy(&ca);
     e->quitting = 0;
-    e->answer_by = -1;
+    e->answer_by = e->check_at = -1;
     if (pthread_create(&e->worker, NULL, worker_main, e) != 0)
         goto fail;
     if (pthread_create(&e->watchdog, NULL, watchdog_main, e) != 0) {
@@ -393,6 +414,8 @@ int job_start(Engine *e)
     e->job_pending = 1;
     e->job_over = 0;
     e->answer_by = hard >= 0 ? e->job_limits.start_ms + hard + UGI_WATCHDOG_MS : -1;
+    e->check_at = hard >= 2 * TIME_STARVE_MIN_MS ? e->job_limits.start_ms + hard / 2 : -1;
+    e->cpu0_ms = worker_cpu_ms(e);
     pthread_cond_signal(&e->job_cond);
     pthread_cond_signal(&e->dog_cond);
     pthread_mutex_unlock(&e->job_lock);

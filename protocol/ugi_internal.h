@@ -47,6 +47,8 @@ struct Engine {
     int job_over;     /* the worker printed the job's bestmove */
     int quitting;     /* the threads are to end */
     int64_t answer_by; /* time_now_ms() by which bestmove must be out, -1 none */
+    int64_t check_at;  /* time_now_ms() to look whether the worker starves, -1 none */
+    int64_t cpu0_ms;   /* the worker's CPU time when the job started */
 #endif
     int64_t line_ms;  /* time_now_ms() when the line being run was read */
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
