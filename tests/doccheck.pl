@@ -24,7 +24,8 @@
 # the make targets CI runs anyway or that take minutes (test, sanitize, bench,
 # fuzz, doccheck, clean), the clang/wasm ones (web, test-web, test-clang, tsan:
 # they may install a toolchain) and servers (web-serve).
-# Also: no page may point outside the repository (RULES.md, /work/..., ../shared).
+# Also: no page may point outside the repository (RULES.md, /work/..., ../shared),
+# and every file of the repository a page names (engine/..., tests/..., ...) exists.
 use strict;
 use warnings;
 use IPC::Open2;
@@ -237,6 +238,13 @@ for my $page (@pages) {
         $n++;
         fail("$page:$n", "points outside the repository: $1")
             if $l =~ /(RULES\.md|\/work\/\w+|\.\.\/shared)/;
+        # the repository's files it names must exist (wildcards allowed)
+        while ($l =~ m{(?<![\w/.-])((?:engine|bench|tests|protocol|docs)/[A-Za-z0-9_./*-]+)}g) {
+            (my $path = $1) =~ s/[.,:;]+$//;
+            next if $path =~ m{^tests/data/[^/]*<} || $path =~ m{/$};
+            fail("$page:$n", "names $path, which is not in the repository")
+                unless my @hit = glob("$top/$path");
+        }
     }
     close $fh;
     (my $name = $page) =~ s{.*/}{}; $name =~ s/\.md$//;
