@@ -24,7 +24,7 @@ typedef struct MgPos {
 } MgPos;
 
 typedef struct MgMove {
-    char text[16]; /* "c3-d4" */
+    char text[32]; /* "c3-d4"; room for any two ints, so -O1 builds see no truncation */
     MgPos after;
 } MgMove;
 
