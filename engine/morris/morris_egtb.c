@@ -32,6 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "morris.h"
 #include "morris_internal.h"
@@ -468,6 +473,10 @@ int morris_egtb_eval(const Pos *p, int *score)
 static void *background(void *arg)
 {
     EgSet *S = arg;
+#ifdef __linux__
+    /* The lowest priority: the build must not slow the searches down. */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+#endif
     int d = (int)(S - &sets[0][0]) / 2, f = (int)(S - &sets[0][0]) % 2;
     (void)morris_egtb_build(d, f, EG_MAX, NULL, NULL);
     return NULL;
