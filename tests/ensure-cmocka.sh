@@ -120,7 +120,9 @@ private_update() {
 }
 if [ "$mode" != source ] && command -v apt-get >/dev/null 2>&1 &&
         command -v dpkg-deb >/dev/null 2>&1; then
-    say "cmocka is missing and cannot be installed system-wide (not root);"
+    if [ "$SUDO" = none ]; then
+        say "cmocka is missing and cannot be installed system-wide (not root, no sudo);"
+    fi
     say "fetching the Debian packages libcmocka-dev and libcmocka0 into build/cmocka/"
     rm -rf "$dir/debs" "$dir/root"; mkdir -p "$dir/debs" "$dir/root"
     got=
