@@ -131,7 +131,7 @@ typedef struct Slot {
     int flag;
 } Slot;
 
-#define SLOTS (1 << 20)
+#define SLOTS (1 << 18)
 
 typedef struct Solver {
     Slot *table;

@@ -138,6 +138,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     Picker pk;
     picker_init(t, &pk, ply, tt_move);
     int stm = pk.stm;
+    /* the whole rest of the game fits in the depth: no reduction may hide
+     * a win there */
+    int lmr = c->s->ab_lmr && !(depth >= 3 && g->plies_left && g->plies_left(t->pos) <= depth);
 
     /* Step 5. Principal variation search with late move reductions. */
     uint64_t horizon0 = t->horizon;
@@ -151,7 +154,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet && c->s->ab_lmr) {
+            if (depth >= 3 && i >= 3 && quiet && lmr) {
                 r = 1 + (i >= 10) + (depth >= 8 && i >= 24);
                 if (pv_node && r > 0)
                     r--;

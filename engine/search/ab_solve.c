@@ -10,13 +10,15 @@
  * (a win? else at least a draw?), so a winning or drawing move is known
  * early; then, for a win or a loss, a full window gives the exact distance:
  * the fastest win, or the longest resistance.  The solver has its own
- * budget (half the soft time, half a node limit, SOLVE_NODES under a depth
- * limit, which it takes only when the whole game fits in that depth); past
- * it it gives up and the normal search runs, reusing every proven entry.
+ * budget (half the soft time or of a node limit when the bound is at most
+ * SOLVE_SURE, a quarter beyond; SOLVE_NODES under a depth limit, which it
+ * takes only when the whole game fits in that depth); past it it gives up
+ * and the normal search runs, reusing every proven entry.
  */
 #include "ab_internal.h"
 
-#define SOLVE_PLIES 64
+#define SOLVE_PLIES 100 /* the largest bound tried */
+#define SOLVE_SURE 64   /* up to here half the budget, beyond a quarter */
 #define SOLVE_NODES 20000000ull
 #define SOLVE_TT_DEPTH 250
 
@@ -146,9 +148,10 @@ int ab_solve_root(AbThread *t)
     if (lim->depth > 0 && left > lim->depth)
         return 0;
     int64_t soft = c->tm.soft_ms;
-    t->solve_ms_max = soft >= 0 ? soft / 2 : -1;
+    int share = left <= SOLVE_SURE ? 2 : 4; /* 1/2 or 1/4 of the budget */
+    t->solve_ms_max = soft >= 0 ? soft / share : -1;
     if (lim->nodes)
-        t->solve_nodes_max = t->nodes + lim->nodes / 2;
+        t->solve_nodes_max = t->nodes + lim->nodes / (uint64_t)share;
     else if (soft >= 0 || lim->infinite)
         t->solve_nodes_max = UINT64_MAX;
     else
