@@ -92,6 +92,16 @@ static void test_table(void **state)
             parse_go(fl[1], &l);
             if (!timeman_clock_missing(&l, side_of(fl[2])) != !atoi(fl[3]))
                 fail_msg("%s: missing the other way", what);
+        } else if (strcmp(fl[0], "iterate") == 0 && nf == 6) {
+            /* ms already spent, with the CPU watch off (no starvation). */
+            parse_go(fl[1], &l);
+            TimeManager tm;
+            timeman_init(&tm, &l, side_of(fl[2]), atoll(fl[3]));
+            tm.start_ms -= atoll(fl[4]);
+            tm.late_ms = 0;
+            tm.cpu0_us = -1;
+            if (!timeman_stop_iterating(&tm, 3, 5) != !atoi(fl[5]))
+                fail_msg("%s: stop iterating the other way after %s ms", what, fl[4]);
         } else if (strcmp(fl[0], "starved") == 0 && nf == 4) {
             if (!timeman_starved(atoll(fl[1]), atoll(fl[2])) != !atoi(fl[3]))
                 fail_msg("starved %s %s: the other way", fl[1], fl[2]);

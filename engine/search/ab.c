@@ -410,7 +410,7 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
         if (t->proven || (mate_plies <= SCORE_MATE - SCORE_MATE_BOUND && mate_plies <= d))
             break;
-        if (timeman_soft_over(&c->tm, 3, 5))
+        if (timeman_stop_iterating(&c->tm, 3, 5))
             break;
         if (c->limits->nodes && total_nodes(all, nthreads) >= c->limits->nodes)
             break;

@@ -145,3 +145,10 @@ int timeman_soft_over(TimeManager *tm, int num, int den)
     int64_t soft = tm->starved ? tm->soft_ms / 2 : tm->soft_ms;
     return wall * den >= soft * num;
 }
+
+int timeman_stop_iterating(TimeManager *tm, int num, int den)
+{
+    if (tm->soft_ms >= tm->hard_ms)
+        return 0;
+    return timeman_soft_over(tm, num, den);
+}

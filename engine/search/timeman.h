@@ -77,5 +77,10 @@ int64_t timeman_elapsed(const TimeManager *tm);
 int timeman_hard_over(TimeManager *tm);
 /* Non-zero once the fraction num/den of the soft budget is spent. */
 int timeman_soft_over(TimeManager *tm, int num, int den);
+/* Whether an iterative search should start no new iteration: past num/den
+ * of the soft budget, but only when the soft budget is below the hard one
+ * (a clock).  A fixed movetime (soft == hard) is used whole: the iteration
+ * cut by the hard limit still gives its best move so far. */
+int timeman_stop_iterating(TimeManager *tm, int num, int den);
 
 #endif
