@@ -176,7 +176,7 @@ static void test_values_agree(void **state)
     search_free(s);
     print_message("%ld positions: %ld wins, %ld draws, %ld losses\n", compared, wins, draws,
                   losses);
-    assert_true(compared >= 90);
+    assert_true(compared >= (td_sanitized() ? 9 : 90)); /* the sanitizers take a tenth */
     assert_true(wins > 0 && losses > 0);
 }
 
