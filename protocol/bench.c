@@ -17,18 +17,18 @@
 #include <string.h>
 #include <strings.h>
 
-int cmd_bench(Engine *e, char **tok, int n)
+int cmd_bench(Session *e, char **tok, int n)
 {
     char tmp[64];
     int64_t depth_override = 0;
     if (n > 2 || (n == 2 && (parse_i64(tok[1], &depth_override) != 0 || depth_override < 1 ||
                              depth_override > 64))) {
-        engine_error(e, "usage: bench [depth 1..64]%s%s", n == 2 ? ", not " : "",
+        session_error(e, "usage: bench [depth 1..64]%s%s", n == 2 ? ", not " : "",
                      n == 2 ? echo(tok[1], tmp, sizeof tmp) : "");
         return UGI_ERROR;
     }
     if (!e->caps.allow_bench) {
-        engine_error(e, "bench: disabled here");
+        session_error(e, "bench: disabled here");
         return UGI_ERROR;
     }
     if (refuse_if_busy(e, "bench"))
@@ -41,7 +41,7 @@ int cmd_bench(Engine *e, char **tok, int n)
         free(words);
         if (s)
             search_free(s);
-        engine_error(e, "bench: out of memory");
+        session_error(e, "bench: out of memory");
         return UGI_ERROR;
     }
     uint64_t total_nodes = 0;
@@ -94,7 +94,7 @@ int cmd_bench(Engine *e, char **tok, int n)
         if (!bad)
             bad = build_position(gs.game, &gs.opt, words + i, nw - i, &b, err, sizeof err) != 0;
         if (bad) {
-            engine_error(e, "bench position %d: %s", index, err);
+            session_error(e, "bench position %d: %s", index, err);
             history_free(&b.hist);
             failed = 1;
             continue;

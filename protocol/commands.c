@@ -1,7 +1,7 @@
 /*
  * commands.c -- the UGI commands: one handler each, found through the
  * table commands[].  A handler gets the line's tokens, parses everything
- * into local variables, and only then touches the Engine, so a bad line
+ * into local variables, and only then touches the Session, so a bad line
  * leaves the engine exactly as it was and prints exactly one error line.
  * (setoption's values are checked in options.c, bench is in bench.c.)
  */
@@ -99,7 +99,7 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
 /* ------------------------------------------------------------------------ */
 /* Commands                                                                  */
 
-static int cmd_ugi_common(Engine *e, const char *ok)
+static int cmd_ugi_common(Session *e, const char *ok)
 {
     say(e, "id name " ENGINE_NAME);
     say(e, "id author " ENGINE_AUTHOR);
@@ -108,13 +108,13 @@ static int cmd_ugi_common(Engine *e, const char *ok)
     return UGI_OK;
 }
 
-static int cmd_ugi(Engine *e, char **tok, int n)
+static int cmd_ugi(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     return cmd_ugi_common(e, "ugiok");
 }
 
-static int cmd_uci(Engine *e, char **tok, int n)
+static int cmd_uci(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     return cmd_ugi_common(e, "uciok");
@@ -123,7 +123,7 @@ static int cmd_uci(Engine *e, char **tok, int n)
 /* A game with a solver (Fano) builds its tables on the first solve() call,
  * which can take longer than a fast move: do it while the clock is not
  * running (uginewgame, or isready with no search), once per game. */
-static void warm_up(Engine *e)
+static void warm_up(Session *e)
 {
     const Game *g = e->game;
     if (!g->solve || e->warm_game == g || search_busy(e))
@@ -138,7 +138,7 @@ static void warm_up(Engine *e)
     e->warm_game = g;
 }
 
-static int cmd_isready(Engine *e, char **tok, int n)
+static int cmd_isready(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     if (!e->caps.sync_search) {
@@ -150,7 +150,7 @@ static int cmd_isready(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-static int cmd_newgame(Engine *e, char **tok, int n)
+static int cmd_newgame(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     if (refuse_if_busy(e, "uginewgame"))
@@ -181,7 +181,7 @@ static int join_tokens(char **tok, int from, int to, char *buf, size_t len)
     return 0;
 }
 
-static int cmd_setoption(Engine *e, char **tok, int n)
+static int cmd_setoption(Session *e, char **tok, int n)
 {
     char name[256], value[1024], err[256];
     int iname = -1, ivalue = -1;
@@ -192,12 +192,12 @@ static int cmd_setoption(Engine *e, char **tok, int n)
             ivalue = i;
     }
     if (iname != 1 || iname + 1 >= (ivalue < 0 ? n : ivalue)) {
-        engine_error(e, "usage: setoption name <name> [value <value>]");
+        session_error(e, "usage: setoption name <name> [value <value>]");
         return UGI_ERROR;
     }
     if (join_tokens(tok, iname + 1, ivalue < 0 ? n : ivalue, name, sizeof name) != 0 ||
         (ivalue >= 0 && join_tokens(tok, ivalue + 1, n, value, sizeof value) != 0)) {
-        engine_error(e, "setoption: name or value too long");
+        session_error(e, "setoption: name or value too long");
         return UGI_ERROR;
     }
     if (refuse_if_busy(e, "setoption"))
@@ -207,12 +207,12 @@ static int cmd_setoption(Engine *e, char **tok, int n)
     /* First a dry run (no Search) so a bad value changes nothing. */
     int kind = apply_option(&gs, NULL, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err);
     if (kind < 0) {
-        engine_error(e, "%s", err);
+        session_error(e, "%s", err);
         return UGI_ERROR;
     }
     if (kind == 2) {
         if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err) < 0) {
-            engine_error(e, "%s", err);
+            session_error(e, "%s", err);
             return UGI_ERROR;
         }
         return UGI_OK;
@@ -221,7 +221,7 @@ static int cmd_setoption(Engine *e, char **tok, int n)
     unsigned char pos[POS_MAX_BYTES];
     char why[256] = "";
     if (gs.game->init(pos, &gs.opt, why, sizeof why) != 0) {
-        engine_error(e, "%s: %s", gs.game->name, why[0] ? why : "cannot set up these options");
+        session_error(e, "%s: %s", gs.game->name, why[0] ? why : "cannot set up these options");
         return UGI_ERROR;
     }
     e->game = gs.game;
@@ -231,14 +231,14 @@ static int cmd_setoption(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-static int cmd_position(Engine *e, char **tok, int n)
+static int cmd_position(Session *e, char **tok, int n)
 {
     Built b;
     char err[512];
     history_init(&b.hist);
     if (build_position(e->game, &e->opt, tok + 1, n - 1, &b, err, sizeof err) != 0) {
         history_free(&b.hist);
-        engine_error(e, "%s", err);
+        session_error(e, "%s", err);
         return UGI_ERROR;
     }
     memcpy(e->pos, b.pos, e->game->pos_size);
@@ -249,16 +249,16 @@ static int cmd_position(Engine *e, char **tok, int n)
 
 static void perft_line(void *ctx, const char *line)
 {
-    say((Engine *)ctx, "%s", line);
+    say((Session *)ctx, "%s", line);
 }
 
-static int do_perft(Engine *e, const char *arg, const char *cmd)
+static int do_perft(Session *e, const char *arg, const char *cmd)
 {
     int64_t depth;
     char tmp[64];
     int cap = e->caps.max_perft > 0 ? e->caps.max_perft : PERFT_MAX_DEPTH;
     if (!arg || parse_i64(arg, &depth) != 0 || depth < 0 || depth > cap) {
-        engine_error(e, "%s needs a depth in 0..%d%s%s", cmd, cap, arg ? ", not " : "",
+        session_error(e, "%s needs a depth in 0..%d%s%s", cmd, cap, arg ? ", not " : "",
                      arg ? echo(arg, tmp, sizeof tmp) : "");
         return UGI_ERROR;
     }
@@ -270,21 +270,21 @@ static int do_perft(Engine *e, const char *arg, const char *cmd)
     return UGI_OK;
 }
 
-static int cmd_perft(Engine *e, char **tok, int n)
+static int cmd_perft(Session *e, char **tok, int n)
 {
     if (n > 2) {
-        engine_error(e, "usage: perft <depth>");
+        session_error(e, "usage: perft <depth>");
         return UGI_ERROR;
     }
     return do_perft(e, n > 1 ? tok[1] : NULL, "perft");
 }
 
-static int cmd_go(Engine *e, char **tok, int n)
+static int cmd_go(Session *e, char **tok, int n)
 {
     char tmp[64];
     if (n >= 2 && strcasecmp(tok[1], "perft") == 0) {
         if (n > 3) {
-            engine_error(e, "usage: go perft <depth>");
+            session_error(e, "usage: go perft <depth>");
             return UGI_ERROR;
         }
         return do_perft(e, n > 2 ? tok[2] : NULL, "go perft");
@@ -305,12 +305,12 @@ static int cmd_go(Engine *e, char **tok, int n)
             if (strcasecmp(k, keys[j]) == 0)
                 which = j;
         if (which < 0) {
-            engine_error(e, "go: unknown parameter '%s'", echo(k, tmp, sizeof tmp));
+            session_error(e, "go: unknown parameter '%s'", echo(k, tmp, sizeof tmp));
             return UGI_ERROR;
         }
         int64_t v;
         if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0) {
-            engine_error(e, "go: %s needs an integer", keys[which]);
+            session_error(e, "go: %s needs an integer", keys[which]);
             return UGI_ERROR;
         }
         i++;
@@ -319,7 +319,7 @@ static int cmd_go(Engine *e, char **tok, int n)
             if (v < 0)
                 v = 0;
         } else if (v < 0 || (which == 10 && v > 1000) || (which == 8 && v > 100000)) {
-            engine_error(e, "go: %s out of range: %" PRId64, keys[which], v);
+            session_error(e, "go: %s out of range: %" PRId64, keys[which], v);
             return UGI_ERROR;
         }
         switch (which) {
@@ -349,7 +349,7 @@ static int cmd_go(Engine *e, char **tok, int n)
     if (e->hist.len > 0) {
         keys = malloc((size_t)e->hist.len * sizeof *keys);
         if (!keys) {
-            engine_error(e, "go: out of memory");
+            session_error(e, "go: out of memory");
             return UGI_ERROR;
         }
         memcpy(keys, e->hist.keys, (size_t)e->hist.len * sizeof *keys);
@@ -371,7 +371,7 @@ static int cmd_go(Engine *e, char **tok, int n)
     }
     int started = job_start(e);
     if (started != 0) {
-        engine_error(e, "go: %s", started == -2 ? "no search thread here; give depth, nodes, "
+        session_error(e, "go: %s", started == -2 ? "no search thread here; give depth, nodes, "
                                                   "movetime or a clock"
                                                 : "cannot start the search thread");
         return UGI_ERROR;
@@ -379,24 +379,24 @@ static int cmd_go(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-static int cmd_stop(Engine *e, char **tok, int n)
+static int cmd_stop(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     atomic_store(&e->stop, 1);
     return UGI_OK;
 }
 
-static int cmd_quit(Engine *e, char **tok, int n)
+static int cmd_quit(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
-    engine_stop(e);
+    session_stop(e);
     return UGI_QUIT;
 }
 
-static int cmd_query(Engine *e, char **tok, int n)
+static int cmd_query(Session *e, char **tok, int n)
 {
     if (n != 2) {
-        engine_error(e, "usage: query p1turn|gameover|result");
+        session_error(e, "usage: query p1turn|gameover|result");
         return UGI_ERROR;
     }
     int r = full_result(e->game, e->pos, &e->opt, &e->hist);
@@ -408,17 +408,17 @@ static int cmd_query(Engine *e, char **tok, int n)
         say(e, "response %s", result_word(r));
     else {
         char tmp[64];
-        engine_error(e, "query: unknown question '%s'", echo(tok[1], tmp, sizeof tmp));
+        session_error(e, "query: unknown question '%s'", echo(tok[1], tmp, sizeof tmp));
         return UGI_ERROR;
     }
     return UGI_OK;
 }
 
-static int cmd_d(Engine *e, char **tok, int n)
+static int cmd_d(Session *e, char **tok, int n)
 {
     (void)tok;
     if (n > 1) {
-        engine_error(e, "usage: d");
+        session_error(e, "usage: d");
         return UGI_ERROR;
     }
     char fen[FEN_MAX];
@@ -429,7 +429,7 @@ static int cmd_d(Engine *e, char **tok, int n)
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     if (!f) {
-        engine_error(e, "d: out of memory");
+        session_error(e, "d: out of memory");
         return UGI_ERROR;
     }
     e->game->print(e->pos, f, e->color);
@@ -444,7 +444,7 @@ static int cmd_d(Engine *e, char **tok, int n)
         fprintf(f, "Result: %s\n", result_word(r));
     if (fclose(f) != 0 || !text) {
         free(text);
-        engine_error(e, "d: out of memory");
+        session_error(e, "d: out of memory");
         return UGI_ERROR;
     }
     say_text(e, text);
@@ -452,11 +452,11 @@ static int cmd_d(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-static int cmd_moves(Engine *e, char **tok, int n)
+static int cmd_moves(Session *e, char **tok, int n)
 {
     (void)tok;
     if (n > 1) {
-        engine_error(e, "usage: moves");
+        session_error(e, "usage: moves");
         return UGI_ERROR;
     }
     int nm = 0;
@@ -467,7 +467,7 @@ static int cmd_moves(Engine *e, char **tok, int n)
     char *line = malloc(cap);
     if (!line) {
         free(moves);
-        engine_error(e, "moves: out of memory");
+        session_error(e, "moves: out of memory");
         return UGI_ERROR;
     }
     line[0] = '\0';
@@ -493,16 +493,16 @@ static void value_text(int v, char *buf, size_t len)
         snprintf(buf, len, "draw");
 }
 
-static int cmd_solve(Engine *e, char **tok, int n)
+static int cmd_solve(Session *e, char **tok, int n)
 {
     (void)tok;
     const Game *g = e->game;
     if (n > 1) {
-        engine_error(e, "usage: solve");
+        session_error(e, "usage: solve");
         return UGI_ERROR;
     }
     if (!g->solve) {
-        engine_error(e, "solve: %s has no solver", g->name);
+        session_error(e, "solve: %s has no solver", g->name);
         return UGI_ERROR;
     }
     if (refuse_if_busy(e, "solve"))
@@ -517,7 +517,7 @@ static int cmd_solve(Engine *e, char **tok, int n)
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     memcpy(pos, e->pos, g->pos_size);
     if (!g->solve(pos, &value, &best)) {
-        engine_error(e, "solve: the value of this position is unknown");
+        session_error(e, "solve: the value of this position is unknown");
         return UGI_ERROR;
     }
     char text[MOVE_STR_MAX], vt[64];
@@ -559,7 +559,7 @@ static int cmd_solve(Engine *e, char **tok, int n)
     return UGI_OK;
 }
 
-static int cmd_help(Engine *e, char **tok, int n)
+static int cmd_help(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
     static const char *const lines[] = {

@@ -54,7 +54,7 @@ static long read_line(FILE *in, char **buf, size_t *cap, int *over)
     return (long)len;
 }
 
-static int run_stdin(Engine *e)
+static int run_stdin(Session *e)
 {
     char *buf = NULL;
     size_t cap = 0;
@@ -65,10 +65,10 @@ static int run_stdin(Engine *e)
                         "type help for the commands, quit to leave\n");
     while ((len = read_line(stdin, &buf, &cap, &over)) >= 0) {
         if (over) {
-            engine_error(e, "line longer than %d bytes ignored", UGI_LINE_MAX);
+            session_error(e, "line longer than %d bytes ignored", UGI_LINE_MAX);
             continue;
         }
-        if (engine_input(e, buf ? buf : "", (size_t)len) == UGI_QUIT)
+        if (session_input(e, buf ? buf : "", (size_t)len) == UGI_QUIT)
             break;
     }
     free(buf);
@@ -76,7 +76,7 @@ static int run_stdin(Engine *e)
 }
 
 /* Runs the words as commands; returns the number that failed. */
-static int run_words(Engine *e, int argc, char **argv)
+static int run_words(Session *e, int argc, char **argv)
 {
     int failed = 0;
     int i = 0;
@@ -84,7 +84,7 @@ static int run_words(Engine *e, int argc, char **argv)
         int j = i + 1;
         int in_position = strcmp(argv[i], "position") == 0;
         int is_go = strcmp(argv[i], "go") == 0;
-        while (j < argc && !(engine_is_command(argv[j]) &&
+        while (j < argc && !(session_is_command(argv[j]) &&
                              !(in_position && strcmp(argv[j], "moves") == 0) &&
                              !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
             j++;
@@ -100,7 +100,7 @@ static int run_words(Engine *e, int argc, char **argv)
             if (k + 1 < j)
                 strcat(line, " ");
         }
-        int rc = engine_input(e, line, strlen(line));
+        int rc = session_input(e, line, strlen(line));
         free(line);
         if (rc == UGI_QUIT)
             return failed;
@@ -114,9 +114,9 @@ static int run_words(Engine *e, int argc, char **argv)
             for (int k = i; k < j; k++)
                 infinite |= strcmp(argv[k], "infinite") == 0;
             if (infinite)
-                engine_stop(e);
+                session_stop(e);
         }
-        engine_wait(e);
+        session_wait(e);
         i = j;
     }
     return failed;
@@ -153,7 +153,7 @@ static int split_words(int argc, char **argv, int first, char ***words, char **s
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
-    Engine *e = engine_new(stdout, NULL);
+    Session *e = session_new(stdout, NULL);
     if (!e) {
         fprintf(stderr, "morelli: cannot start the engine\n");
         return 1;
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         const char *arg = argv[i] + 2;
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg) {
-            engine_error(e, "command-line option '%s' is not --Name=Value", argv[i]);
+            session_error(e, "command-line option '%s' is not --Name=Value", argv[i]);
             failed++;
             continue;
         }
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
         if (!line)
             break;
         snprintf(line, len, "setoption name %.*s value %s", (int)(eq - arg), arg, eq + 1);
-        if (engine_input(e, line, strlen(line)) != UGI_OK)
+        if (session_input(e, line, strlen(line)) != UGI_OK)
             failed++;
         free(line);
     }
@@ -189,6 +189,6 @@ int main(int argc, char **argv)
     }
     else if (!failed)
         run_stdin(e);
-    engine_free(e);
+    session_free(e);
     return failed ? 1 : 0;
 }

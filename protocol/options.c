@@ -25,7 +25,7 @@ static const Option *variant_option(void)
 }
 
 /* Game options first, then the searchers'. */
-int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char *name,
+int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
                  const char *value, char *err, size_t errlen)
 {
     char tmp[64];
@@ -57,7 +57,7 @@ int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char 
     return -1;
 }
 
-void list_options(Engine *e)
+void list_options(Session *e)
 {
     char line[512];
     option_ugi_line(variant_option(), 0, line, sizeof line);

@@ -1,8 +1,8 @@
 /*
- * session.c -- the Engine: its creation, the writer, the one-line core
- * engine_input(), and the search job with the one seam to threads.
+ * session.c -- the Session: its creation, the writer, the one-line core
+ * session_input(), and the search job with the one seam to threads.
  *
- * Threads: the reader (whoever calls engine_input) and at most one search
+ * Threads: the reader (whoever calls session_input) and at most one search
  * thread.  The search thread works on its own copy of the position, the
  * options and the history keys, so the reader may go on answering `isready`,
  * `query`, `d` or even `position` while it runs.  Anything that touches the
@@ -33,7 +33,7 @@
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 
-void say(Engine *e, const char *fmt, ...)
+void say(Session *e, const char *fmt, ...)
 {
     char small[512];
     va_list ap;
@@ -56,7 +56,7 @@ void say(Engine *e, const char *fmt, ...)
         free(line);
 }
 
-void say_text(Engine *e, const char *text)
+void say_text(Session *e, const char *text)
 {
     pthread_mutex_lock(&e->out_lock);
     while (*text) {
@@ -74,7 +74,7 @@ void say_text(Engine *e, const char *text)
     pthread_mutex_unlock(&e->out_lock);
 }
 
-void engine_error(Engine *e, const char *fmt, ...)
+void session_error(Session *e, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -85,9 +85,9 @@ void engine_error(Engine *e, const char *fmt, ...)
     say(e, "info string error: %s", msg);
 }
 
-int engine_errors(const Engine *e) { return atomic_load(&e->errors); }
+int session_errors(const Session *e) { return atomic_load(&e->errors); }
 
-/* The writer of engine_new(): lines to a FILE, each flushed. */
+/* The writer of session_new(): lines to a FILE, each flushed. */
 static void write_file(void *ctx, const char *line)
 {
     FILE *out = ctx;
@@ -148,7 +148,7 @@ Move *legal_moves(const Game *g, const void *pos, int *n)
 
 /* Prints the job's bestmove unless it is out already (the watchdog's or the
  * worker's, whichever comes first). Holds out_lock. */
-static void answer(Engine *e, const char *line)
+static void answer(Session *e, const char *line)
 {
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
@@ -162,7 +162,7 @@ static void answer(Engine *e, const char *line)
  * watchdog.  Nothing of a job is printed after its bestmove. */
 static void emit_line(void *ctx, const char *line)
 {
-    Engine *e = ctx;
+    Session *e = ctx;
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->write(e->write_ctx, line);
@@ -180,7 +180,7 @@ static void emit_line(void *ctx, const char *line)
 }
 
 /* Runs the job and checks the move is legal; the bestmove line into line. */
-static void run_job(Engine *e, char *line, size_t len)
+static void run_job(Session *e, char *line, size_t len)
 {
     SearchResult res;
     memset(&res, 0, sizeof res);
@@ -194,7 +194,7 @@ static void run_job(Engine *e, char *line, size_t len)
     if (!ok && n > 0) {
         char text[MOVE_STR_MAX];
         snprintf(text, sizeof text, "%" PRIu32, best);
-        engine_error(e, "search returned no legal move (%s); playing the first legal move",
+        session_error(e, "search returned no legal move (%s); playing the first legal move",
                      text);
         best = moves[0];
     }
@@ -205,7 +205,7 @@ static void run_job(Engine *e, char *line, size_t len)
 }
 
 /* The job in the caller: its bestmove line, its keys freed. */
-static void job_run_here(Engine *e)
+static void job_run_here(Session *e)
 {
     char line[MOVE_STR_MAX + 16];
     run_job(e, line, sizeof line);
@@ -216,7 +216,7 @@ static void job_run_here(Engine *e)
 
 #ifndef UGI_NO_THREADS
 /*
- * Two threads live as long as the Engine once the first search starts:
+ * Two threads live as long as the Session once the first search starts:
  * the worker, which runs each job, and the watchdog, which answers for a
  * search that is late.  Both sleep on condition variables between jobs: a
  * thread created for each go would queue behind every busy process of a
@@ -234,7 +234,7 @@ static void job_run_here(Engine *e)
 
 static void *worker_main(void *arg)
 {
-    Engine *e = arg;
+    Session *e = arg;
     pthread_mutex_lock(&e->job_lock);
     for (;;) {
         while (!e->job_pending && !e->quitting)
@@ -262,7 +262,7 @@ static void *worker_main(void *arg)
 }
 
 /* The worker thread's CPU time (ms), 0 when it cannot be read. */
-static int64_t worker_cpu_ms(Engine *e)
+static int64_t worker_cpu_ms(Session *e)
 {
     clockid_t id;
     struct timespec ts;
@@ -272,7 +272,7 @@ static int64_t worker_cpu_ms(Engine *e)
 }
 
 /* The first legal move of the job's position as text. */
-static void first_move(Engine *e, char *text, size_t len)
+static void first_move(Session *e, char *text, size_t len)
 {
     int n;
     Move *moves = legal_moves(e->job_game, e->job_pos, &n);
@@ -282,7 +282,7 @@ static void first_move(Engine *e, char *text, size_t len)
 
 static void *watchdog_main(void *arg)
 {
-    Engine *e = arg;
+    Session *e = arg;
     pthread_mutex_lock(&e->job_lock);
     while (!e->quitting) {
         if (e->answer_by < 0) {
@@ -321,7 +321,7 @@ static void *watchdog_main(void *arg)
 }
 
 /* Starts the worker and the watchdog once. 0 or -1. */
-static int threads_start(Engine *e)
+static int threads_start(Session *e)
 {
     if (e->threads_live)
         return 0;
@@ -356,7 +356,7 @@ fail:
 }
 
 /* Ends both threads (after the job under way). */
-static void threads_stop(Engine *e)
+static void threads_stop(Session *e)
 {
     if (!e->threads_live)
         return;
@@ -375,7 +375,7 @@ static void threads_stop(Engine *e)
 }
 #endif
 
-int job_start(Engine *e)
+int job_start(Session *e)
 {
     atomic_store(&e->stop, 0);
     atomic_store(&e->done, 0);
@@ -424,7 +424,7 @@ int job_start(Engine *e)
 #endif
 }
 
-static void search_join(Engine *e)
+static void search_join(Session *e)
 {
 #ifndef UGI_NO_THREADS
     if (e->thread_live) {
@@ -440,23 +440,23 @@ static void search_join(Engine *e)
     e->job_nkeys = 0;
 }
 
-int search_busy(Engine *e)
+int search_busy(Session *e)
 {
     if (e->thread_live && atomic_load(&e->done))
         search_join(e);
     return e->thread_live;
 }
 
-void engine_wait(Engine *e) { search_join(e); }
+void session_wait(Session *e) { search_join(e); }
 
-void engine_stop(Engine *e)
+void session_stop(Session *e)
 {
     atomic_store(&e->stop, 1);
     search_join(e);
 }
 
 /* As Stockfish does, so piped scripts run in order. */
-int refuse_if_busy(Engine *e, const char *cmd)
+int refuse_if_busy(Session *e, const char *cmd)
 {
     if (!search_busy(e))
         return 0;
@@ -465,16 +465,16 @@ int refuse_if_busy(Engine *e, const char *cmd)
         search_join(e);
         return 0;
     }
-    engine_error(e, "%s: an infinite search is running; send stop first", cmd);
+    session_error(e, "%s: an infinite search is running; send stop first", cmd);
     return 1;
 }
 
 /* ------------------------------------------------------------------------ */
-/* The Engine                                                                */
+/* The Session                                                                */
 
-Engine *engine_open(EngineWrite write, void *ctx, int color, const EngineCaps *caps)
+Session *session_open(SessionWrite write, void *ctx, int color, const SessionCaps *caps)
 {
-    Engine *e = calloc(1, sizeof *e);
+    Session *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->write = write;
@@ -484,7 +484,7 @@ Engine *engine_open(EngineWrite write, void *ctx, int color, const EngineCaps *c
     if (caps)
         e->caps = *caps;
     else
-        e->caps = (EngineCaps){0, 0, 1, 0, 0};
+        e->caps = (SessionCaps){0, 0, 1, 0, 0};
     e->game = game_list[0];
     game_options_default(&e->opt);
     history_init(&e->hist);
@@ -502,17 +502,17 @@ Engine *engine_open(EngineWrite write, void *ctx, int color, const EngineCaps *c
     return e;
 }
 
-Engine *engine_new(FILE *out, const EngineCaps *caps)
+Session *session_new(FILE *out, const SessionCaps *caps)
 {
     int fd = fileno(out);
-    return engine_open(write_file, out, fd >= 0 && isatty(fd), caps);
+    return session_open(write_file, out, fd >= 0 && isatty(fd), caps);
 }
 
-void engine_free(Engine *e)
+void session_free(Session *e)
 {
     if (!e)
         return;
-    engine_stop(e);
+    session_stop(e);
 #ifndef UGI_NO_THREADS
     threads_stop(e);
 #endif
@@ -522,24 +522,24 @@ void engine_free(Engine *e)
     free(e);
 }
 
-int engine_command(Engine *e, const char *line) { return engine_input(e, line, strlen(line)); }
+int session_command(Session *e, const char *line) { return session_input(e, line, strlen(line)); }
 
-int engine_is_command(const char *word) { return command_handler(word) != NULL; }
+int session_is_command(const char *word) { return command_handler(word) != NULL; }
 
-int engine_input(Engine *e, const char *line, size_t len)
+int session_input(Session *e, const char *line, size_t len)
 {
     /* The instant the line was read: a go's clock starts here. */
     e->line_ms = time_now_ms();
     if (len > 0 && line[len - 1] == '\r')
         len--;
     if (len > UGI_LINE_MAX) {
-        engine_error(e, "line longer than %d bytes", UGI_LINE_MAX);
+        session_error(e, "line longer than %d bytes", UGI_LINE_MAX);
         return UGI_ERROR;
     }
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)line[i];
         if ((c < 0x20 && c != '\t') || c == 0x7f) {
-            engine_error(e, "line holds a control byte 0x%02x at column %zu", c, i + 1);
+            session_error(e, "line holds a control byte 0x%02x at column %zu", c, i + 1);
             return UGI_ERROR;
         }
     }
@@ -548,7 +548,7 @@ int engine_input(Engine *e, const char *line, size_t len)
     if (!copy || !tok) {
         free(copy);
         free(tok);
-        engine_error(e, "out of memory");
+        session_error(e, "out of memory");
         return UGI_ERROR;
     }
     memcpy(copy, line, len);
@@ -567,7 +567,7 @@ int engine_input(Engine *e, const char *line, size_t len)
                 rc = UGI_ERROR;
         } else {
             char tmp[64];
-            engine_error(e, "unknown command '%s' (try help)", echo(tok[0], tmp, sizeof tmp));
+            session_error(e, "unknown command '%s' (try help)", echo(tok[0], tmp, sizeof tmp));
             rc = UGI_ERROR;
         }
     }

@@ -1,15 +1,15 @@
 /*
  * ugi_internal.h -- what the protocol's files share, not part of its API.
  *
- *   session.c    the Engine: creation, the output writer, the one-line core
- *                engine_input(), the search job and the seam to its thread
+ *   session.c    the Session: creation, the output writer, the one-line core
+ *                session_input(), the search job and the seam to its thread
  *   options.c    the protocol's game options and the searchers' options:
  *                check, apply, list
  *   commands.c   the command handlers and their table
  *   bench.c      the `bench` command
  *
  * Everything here is used by the reader's thread only, but say(),
- * engine_error() and the atomics, which the search thread uses as well.
+ * session_error() and the atomics, which the search thread uses as well.
  */
 #ifndef MORELLI_UGI_INTERNAL_H
 #define MORELLI_UGI_INTERNAL_H
@@ -23,7 +23,7 @@
 #include "search/search.h"
 #include "ugi.h"
 
-struct Engine {
+struct Session {
     /* The game being played. */
     const Game *game;
     GameOptions opt;
@@ -31,7 +31,7 @@ struct Engine {
     History hist; /* keys of the positions before pos, oldest first */
 
     Search *search;
-    EngineCaps caps;
+    SessionCaps caps;
 
     /* The search job and the copy of everything it reads. */
     int thread_live;      /* a job was started and not yet joined */
@@ -65,7 +65,7 @@ struct Engine {
     const Game *warm_game; /* the game whose solver tables are built */
 
     /* The writer: every reply line goes to write(), under out_lock. */
-    EngineWrite write;
+    SessionWrite write;
     void *write_ctx;
     int color; /* d may use ANSI colours */
     pthread_mutex_t out_lock;
@@ -75,10 +75,10 @@ struct Engine {
 /* --- session.c ------------------------------------------------------------ */
 
 /* One reply line (no '\n') through the writer. */
-void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void say(Session *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text of several lines (each ended by '\n'; a last one may lack it) as
  * consecutive reply lines, none of the search thread's between them. */
-void say_text(Engine *e, const char *text);
+void say_text(Session *e, const char *text);
 
 /* A token as it may be echoed in an error: printable ASCII, at most 40
  * characters (and "..." when cut). */
@@ -97,12 +97,12 @@ int full_result(const Game *g, const void *pos, const GameOptions *o, const Hist
 /* Starts the job set up in e->job_* (the bestmove line follows when it
  * ends). 0, or -1 when no thread could be started, or -2 when built without
  * threads and the job would not end by itself (infinite, or no limit). */
-int job_start(Engine *e);
+int job_start(Session *e);
 /* Non-zero while a search runs; joins a finished one. */
-int search_busy(Engine *e);
+int search_busy(Session *e);
 /* Commands that use the Search wait for a search with limits to finish;
  * during an unbounded one they print an error and return 1. */
-int refuse_if_busy(Engine *e, const char *cmd);
+int refuse_if_busy(Session *e, const char *cmd);
 
 /* --- options.c ------------------------------------------------------------ */
 
@@ -118,14 +118,14 @@ typedef struct GameSetting {
  * value NULL: none given. Returns 1 for a game option, 2 for a search
  * option, -1 on error (err filled).
  */
-int apply_option(GameSetting *gs, Search *s, const EngineCaps *caps, const char *name,
+int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
                  const char *value, char *err, size_t errlen);
 /* The `option name ...` lines of every option. */
-void list_options(Engine *e);
+void list_options(Session *e);
 
 /* --- commands.c ----------------------------------------------------------- */
 
-typedef int (*Handler)(Engine *e, char **tok, int n);
+typedef int (*Handler)(Session *e, char **tok, int n);
 
 /* The handler of a command word, or NULL. */
 Handler command_handler(const char *word);
@@ -144,6 +144,6 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
 
 /* --- bench.c -------------------------------------------------------------- */
 
-int cmd_bench(Engine *e, char **tok, int n);
+int cmd_bench(Session *e, char **tok, int n);
 
 #endif

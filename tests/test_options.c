@@ -1,7 +1,7 @@
 /*
  * Bad option input, through the engine and through the match runner: each
  * line of tests/data/option_errors.txt is sent to an in-process engine
- * (engine_open with a line collector, the protocol's one-line core) as
+ * (session_open with a line collector, the protocol's one-line core) as
  * `setoption`, and to the runner's command line as --Name=Value; both must
  * refuse it with the same message (the engine's as its one
  * "info string error: ..." line) or both accept it.  Then every option of
@@ -44,16 +44,16 @@ static void engine_says(const char *variant, const char *name, const char *value
                         size_t len)
 {
     Lines l = {"", 0};
-    Engine *e = engine_open(collect, &l, 0, NULL);
+    Session *e = session_open(collect, &l, 0, NULL);
     assert_non_null(e);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s", variant);
-    assert_int_equal(engine_command(e, cmd), UGI_OK);
+    assert_int_equal(session_command(e, cmd), UGI_OK);
     snprintf(cmd, sizeof cmd, "setoption name %s value %s", name, value);
-    int rc = engine_command(e, cmd);
+    int rc = session_command(e, cmd);
     assert_int_equal(l.errors, rc == UGI_OK ? 0 : 1);
     snprintf(msg, len, "%s", rc == UGI_OK ? "" : l.last_error);
-    engine_free(e);
+    session_free(e);
 }
 
 /* The runner's message for --name=value under variant ("" when accepted). */

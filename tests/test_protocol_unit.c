@@ -42,10 +42,10 @@ static char *take(Capture *c)
     return out;
 }
 
-static char *dump(Engine *e, Capture *c)
+static char *dump(Session *e, Capture *c)
 {
     free(take(c));
-    assert_int_equal(engine_command(e, "d"), UGI_OK);
+    assert_int_equal(session_command(e, "d"), UGI_OK);
     return take(c);
 }
 
@@ -66,7 +66,7 @@ static void test_bad_lines_change_nothing(void **state)
     Capture c = {0};
     c.f = open_memstream(&c.buf, &c.size);
     assert_non_null(c.f);
-    Engine *e = engine_new(c.f, NULL);
+    Session *e = session_new(c.f, NULL);
     assert_non_null(e);
     char line[8192], raw[8192];
     int lineno = 0, bads = 0;
@@ -75,8 +75,8 @@ static void test_bad_lines_change_nothing(void **state)
         size_t len = tp_unescape(arg, raw);
         if (strncmp(line, "setup ", 6) == 0 || strncmp(line, "good ", 5) == 0) {
             free(take(&c));
-            int rc = engine_input(e, raw, len);
-            engine_wait(e);
+            int rc = session_input(e, raw, len);
+            session_wait(e);
             char *out = take(&c);
             if (rc != UGI_OK || strstr(out, "info string error"))
                 print_error("%s:%d: '%s' failed: %s\n", path, lineno, arg, out);
@@ -85,7 +85,7 @@ static void test_bad_lines_change_nothing(void **state)
             free(out);
         } else if (strncmp(line, "bad ", 4) == 0) {
             char *before = dump(e, &c);
-            int rc = engine_input(e, raw, len);
+            int rc = session_input(e, raw, len);
             char *out = take(&c);
             char *after = dump(e, &c);
             int ok = rc == UGI_ERROR && count_lines(out) == 1 &&
@@ -103,13 +103,13 @@ static void test_bad_lines_change_nothing(void **state)
         }
     }
     assert_true(bads > 0);
-    engine_free(e);
+    session_free(e);
     fclose(c.f);
     free(c.buf);
     fclose(in);
 }
 
-/* engine_input() with a line of exactly UGI_LINE_MAX + 1 bytes, and one of
+/* session_input() with a line of exactly UGI_LINE_MAX + 1 bytes, and one of
  * UGI_LINE_MAX: the first is refused as too long, the second read (and
  * refused as an unknown command). */
 static void test_line_limit(void **state)
@@ -117,23 +117,23 @@ static void test_line_limit(void **state)
     (void)state;
     Capture c = {0};
     c.f = open_memstream(&c.buf, &c.size);
-    Engine *e = engine_new(c.f, NULL);
+    Session *e = session_new(c.f, NULL);
     assert_non_null(e);
     char *big = malloc((size_t)UGI_LINE_MAX + 2);
     assert_non_null(big);
     memset(big, 'q', (size_t)UGI_LINE_MAX + 1);
-    assert_int_equal(engine_input(e, big, (size_t)UGI_LINE_MAX + 1), UGI_ERROR);
+    assert_int_equal(session_input(e, big, (size_t)UGI_LINE_MAX + 1), UGI_ERROR);
     char *out = take(&c);
     assert_non_null(strstr(out, "longer than"));
     free(out);
-    assert_int_equal(engine_input(e, big, (size_t)UGI_LINE_MAX), UGI_ERROR);
+    assert_int_equal(session_input(e, big, (size_t)UGI_LINE_MAX), UGI_ERROR);
     out = take(&c);
     assert_non_null(strstr(out, "unknown command"));
     assert_int_equal(count_lines(out), 1);
     free(out);
     free(big);
-    assert_int_equal(engine_errors(e), 2);
-    engine_free(e);
+    assert_int_equal(session_errors(e), 2);
+    session_free(e);
     fclose(c.f);
     free(c.buf);
 }

@@ -25,7 +25,7 @@ void *web_alloc(size_t n);
 void web_free(void *p);
 int web_command(const char *line, size_t len);
 
-static Engine *engine;
+static Session *engine;
 
 static void write_line(void *ctx, const char *line)
 {
@@ -35,12 +35,12 @@ static void write_line(void *ctx, const char *line)
 
 __attribute__((export_name("web_start"))) int web_start(void)
 {
-    EngineCaps caps = {0};
+    SessionCaps caps = {0};
     caps.allow_bench = 1;
     caps.max_threads = 1;   /* no threads in the module */
     caps.max_hash_mb = 512; /* of the 4 GB a wasm32 module can address */
     if (!engine)
-        engine = engine_open(write_line, NULL, 0, &caps);
+        engine = session_open(write_line, NULL, 0, &caps);
     return engine ? 0 : -1;
 }
 
@@ -52,5 +52,5 @@ __attribute__((export_name("web_command"))) int web_command(const char *line, si
 {
     if (!engine && web_start() != 0)
         return UGI_ERROR;
-    return engine_input(engine, line, len);
+    return session_input(engine, line, len);
 }

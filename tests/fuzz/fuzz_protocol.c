@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the UGI front end: the input is cut into lines at
- * '\n' and each line goes to engine_input() of a fresh Engine, exactly as
+ * '\n' and each line goes to session_input() of a fresh Session, exactly as
  * main.c passes stdin lines.  Searches run in the caller's thread at depth
  * 1, perft stops at depth 1, bench is refused, Hash and Threads are capped:
  * every input ends in milliseconds and the same input always does the same.
@@ -46,20 +46,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         devnull = fopen("/dev/null", "w");
     if (!devnull)
         abort();
-    EngineCaps caps = {.sync_search = 1, .max_perft = 1, .allow_bench = 0,
+    SessionCaps caps = {.sync_search = 1, .max_perft = 1, .allow_bench = 0,
                        .max_hash_mb = 1, .max_threads = 1};
-    Engine *e = engine_new(devnull, &caps);
+    Session *e = session_new(devnull, &caps);
     if (!e)
         abort();
-    engine_command(e, "setoption name Hash value 1");
+    session_command(e, "setoption name Hash value 1");
     size_t start = 0;
     for (size_t i = 0; i <= size; i++) {
         if (i == size || data[i] == '\n') {
-            if (engine_input(e, (const char *)data + start, i - start) == UGI_QUIT)
+            if (session_input(e, (const char *)data + start, i - start) == UGI_QUIT)
                 break;
             start = i + 1;
         }
     }
-    engine_free(e);
+    session_free(e);
     return 0;
 }
