@@ -46,7 +46,7 @@
 #include <time.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "search/search.h"
 #include "tune/tune.h"
 
@@ -183,7 +183,7 @@ static int run_gen(const Args *a, const Game *g)
         search_clear(s);
         search_clear(lab);
         int nh = 0, nrec = 0;
-        while (nh < a->maxplies && history_result(g, pos, &o, hist, nh) == RESULT_NONE) {
+        while (nh < a->maxplies && past_result(g, pos, &o, hist, nh) == RESULT_NONE) {
             Move m;
             if (nh < random_plies) {
                 int n = g->gen_moves(pos, moves);
@@ -219,7 +219,7 @@ static int run_gen(const Args *a, const Game *g)
             hist[nh++] = g->key(pos);
             g->make(pos, m, undo);
         }
-        int res = history_result(g, pos, &o, hist, nh);
+        int res = past_result(g, pos, &o, hist, nh);
         double r1 = res == RESULT_P1_WIN ? 1.0 : res == RESULT_P2_WIN ? 0.0 : 0.5;
         w1 += res == RESULT_P1_WIN;
         w2 += res == RESULT_P2_WIN;
@@ -272,7 +272,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
         die("out of memory");
-    for (int i = 0; i < random_plies && history_result(g, pos, o, hist, nh) == RESULT_NONE; i++) {
+    for (int i = 0; i < random_plies && past_result(g, pos, o, hist, nh) == RESULT_NONE; i++) {
         int n = g->gen_moves(pos, moves);
         hist[nh++] = g->key(pos);
         g->make(pos, moves[rng_below(&rng, (uint32_t)n)], undo);
@@ -280,7 +280,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     free(moves);
     search_clear(sa);
     search_clear(sb);
-    while (nh < a->maxplies && history_result(g, pos, o, hist, nh) == RESULT_NONE) {
+    while (nh < a->maxplies && past_result(g, pos, o, hist, nh) == RESULT_NONE) {
         int first = g->side_to_move(pos) == SIDE_P1;
         int is_a = first == (a_first != 0);
         memcpy(t->w, is_a ? wa : wb, (size_t)t->n * sizeof *t->w);
@@ -294,7 +294,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
         hist[nh++] = g->key(pos);
         g->make(pos, m, undo);
     }
-    int r = history_result(g, pos, o, hist, nh);
+    int r = past_result(g, pos, o, hist, nh);
     if (r != RESULT_P1_WIN && r != RESULT_P2_WIN)
         return 1;
     return (r == RESULT_P1_WIN) == (a_first != 0) ? 2 : 0;

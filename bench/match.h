@@ -4,7 +4,7 @@
  *
  * The runner starts both engines (engine_proc.h), plays every opening twice
  * with the colours swapped, checks every move with game_parse_move(),
- * decides the end itself (the game's result() and history_result() for
+ * decides the end itself (the game's result() and past_result() for
  * repetition and MoveRule draws), and asks the engines `query gameover` /
  * `query result` afterwards to catch a disagreement.  An engine that
  * crashes, overruns its time or plays an illegal move loses that game; it is

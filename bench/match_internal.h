@@ -24,8 +24,8 @@
 /* How a game ended; the report counts each kind. */
 enum {
     TERM_RULES,      /* the game's own result() */
-    TERM_REPETITION, /* history_result(): repetition */
-    TERM_MOVERULE,   /* history_result(): MoveRule */
+    TERM_REPETITION, /* past_result(): repetition */
+    TERM_MOVERULE,   /* past_result(): MoveRule */
     TERM_MAXPLIES,   /* adjudicated draw */
     TERM_TIME,       /* out of time, or no reply at all */
     TERM_ILLEGAL,    /* illegal or unreadable move */

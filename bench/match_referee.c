@@ -3,7 +3,7 @@
  * position with our own game library, sends both engines the moves so far
  * and a go command for their clock or limit, checks every move with
  * game_parse_move(), and decides the end itself: the game's result(),
- * history_result() for repetition and MoveRule draws, the ply limit.  An
+ * past_result() for repetition and MoveRule draws, the ply limit.  An
  * engine that crashes, overruns its time or plays an illegal move forfeits.
  * A game over by the rules is then checked against the engines' own
  * `query gameover` / `query result`.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "past.h"
 
 /* A growable string. */
 typedef struct Text {
@@ -195,9 +195,9 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
     const Game *g = c->game;
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     char err[512], line[ENGINE_LINE_MAX], cmd[256];
-    History hist;
+    Past hist;
     Text poscmd = {0};
-    history_init(&hist);
+    past_init(&hist);
     rec->result = RESULT_NONE;
     rec->forfeit = -1;
     rec->nplies = 0;
@@ -241,7 +241,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
     int64_t clock[2] = {side_tc[0]->time_ms, side_tc[1]->time_ms};
     int64_t inc[2] = {side_tc[0]->inc_ms, side_tc[1]->inc_ms};
     while (rec->result == RESULT_NONE) {
-        int result = history_result(g, pos, &c->game_opt, hist.keys, hist.len);
+        int result = past_result(g, pos, &c->game_opt, hist.keys, hist.len);
         if (result != RESULT_NONE) {
             natural_reason(c, pos, result, rec);
             break;
@@ -318,7 +318,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
             break;
         }
         game_move_str(g, pos, mv, info.text, sizeof info.text);
-        if (history_push(&hist, g->key(pos)) != 0 || record_ply(rec, &info) != 0) {
+        if (past_push(&hist, g->key(pos)) != 0 || record_ply(rec, &info) != 0) {
             rec->result = RESULT_DRAW;
             rec->term = TERM_MAXPLIES;
             snprintf(rec->reason, sizeof rec->reason, "out of memory: adjudicated draw");
@@ -338,7 +338,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
     }
     if (c->demo)
         demo_end(m, rec);
-    history_free(&hist);
+    past_free(&hist);
     free(poscmd.s);
 }
 

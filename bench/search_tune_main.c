@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "search/search.h"
 
 #define MAX_GAME_PLIES 1000
@@ -66,7 +66,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
     }
     search_clear(a);
     search_clear(b);
-    while (nh < MAX_GAME_PLIES && history_result(g, pos, o, hist, nh) == RESULT_NONE) {
+    while (nh < MAX_GAME_PLIES && past_result(g, pos, o, hist, nh) == RESULT_NONE) {
         int first = g->side_to_move(pos) == SIDE_P1;
         Search *s = first == a_first ? a : b;
         SearchLimits lim;
@@ -80,7 +80,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
         g->make(pos, m, undo);
     }
     free(moves);
-    int r = history_result(g, pos, o, hist, nh);
+    int r = past_result(g, pos, o, hist, nh);
     if (r == RESULT_DRAW || r == RESULT_NONE)
         return 1;
     return (r == RESULT_P1_WIN) == (a_first != 0) ? 2 : 0;

@@ -108,7 +108,7 @@ struct game {
     int (*side_to_move)(const void *pos);
     /* The result the rules give this position by themselves (no legal move,
      * a line formed, too few pieces, board full). Repetition and MoveRule
-     * draws need the history: see history.h. */
+     * draws need the history: see past.h. */
     int (*result)(const void *pos);
     /* Zobrist key kept incrementally, and the same computed from scratch
      * (tests compare them). */

@@ -90,12 +90,12 @@ int cmd_bench(Session *e, char **tok, int n)
             }
         }
         Built b;
-        history_init(&b.hist);
+        past_init(&b.hist);
         if (!bad)
             bad = build_position(gs.game, &gs.opt, words + i, nw - i, &b, err, sizeof err) != 0;
         if (bad) {
             session_error(e, "bench position %d: %s", index, err);
-            history_free(&b.hist);
+            past_free(&b.hist);
             failed = 1;
             continue;
         }
@@ -114,7 +114,7 @@ int cmd_bench(Session *e, char **tok, int n)
         say(e, "info string bench %d %s depth %d nodes %" PRIu64 " bestmove %s", index,
             gs.game->name, res.depth, res.nodes, mv);
         total_nodes += res.nodes;
-        history_free(&b.hist);
+        past_free(&b.hist);
     }
     int64_t ms = now_ms() - t0;
     search_free(s);

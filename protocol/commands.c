@@ -87,7 +87,7 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
                      echo(tok[i], tmp, sizeof tmp), g->name);
             return -1;
         }
-        if (history_push(&b->hist, g->key(b->pos)) != 0) {
+        if (past_push(&b->hist, g->key(b->pos)) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -227,7 +227,7 @@ static int cmd_setoption(Session *e, char **tok, int n)
     e->game = gs.game;
     e->opt = gs.opt;
     memcpy(e->pos, pos, gs.game->pos_size);
-    history_clear(&e->hist);
+    past_clear(&e->hist);
     return UGI_OK;
 }
 
@@ -235,14 +235,14 @@ static int cmd_position(Session *e, char **tok, int n)
 {
     Built b;
     char err[512];
-    history_init(&b.hist);
+    past_init(&b.hist);
     if (build_position(e->game, &e->opt, tok + 1, n - 1, &b, err, sizeof err) != 0) {
-        history_free(&b.hist);
+        past_free(&b.hist);
         session_error(e, "%s", err);
         return UGI_ERROR;
     }
     memcpy(e->pos, b.pos, e->game->pos_size);
-    history_free(&e->hist);
+    past_free(&e->hist);
     e->hist = b.hist;
     return UGI_OK;
 }

@@ -131,9 +131,9 @@ const char *result_word(int r)
     }
 }
 
-int full_result(const Game *g, const void *pos, const GameOptions *o, const History *h)
+int full_result(const Game *g, const void *pos, const GameOptions *o, const Past *h)
 {
-    return history_result(g, pos, o, h->keys, h->len);
+    return past_result(g, pos, o, h->keys, h->len);
 }
 
 Move *legal_moves(const Game *g, const void *pos, int *n)
@@ -487,7 +487,7 @@ Session *session_open(SessionWrite write, void *ctx, int color, const SessionCap
         e->caps = (SessionCaps){0, 0, 1, 0, 0};
     e->game = game_list[0];
     game_options_default(&e->opt);
-    history_init(&e->hist);
+    past_init(&e->hist);
     e->search = search_new();
     char err[256];
     if (!e->search || e->game->init(e->pos, &e->opt, err, sizeof err) != 0) {
@@ -517,7 +517,7 @@ void session_free(Session *e)
     threads_stop(e);
 #endif
     search_free(e->search);
-    history_free(&e->hist);
+    past_free(&e->hist);
     pthread_mutex_destroy(&e->out_lock);
     free(e);
 }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "search/search.h"
 #include "ugi.h"
 
@@ -28,7 +28,7 @@ struct Session {
     const Game *game;
     GameOptions opt;
     unsigned char pos[POS_MAX_BYTES];
-    History hist; /* keys of the positions before pos, oldest first */
+    Past hist; /* keys of the positions before pos, oldest first */
 
     Search *search;
     SessionCaps caps;
@@ -92,7 +92,7 @@ int64_t now_ms(void);
 /* The legal move list of pos into moves (malloc'd), count in *n. */
 Move *legal_moves(const Game *g, const void *pos, int *n);
 /* The game's result counting repetitions and the MoveRule. */
-int full_result(const Game *g, const void *pos, const GameOptions *o, const History *h);
+int full_result(const Game *g, const void *pos, const GameOptions *o, const Past *h);
 
 /* Starts the job set up in e->job_* (the bestmove line follows when it
  * ends). 0, or -1 when no thread could be started, or -2 when built without
@@ -133,7 +133,7 @@ Handler command_handler(const char *word);
 /* A position with its history: what `position` builds before committing. */
 typedef struct Built {
     unsigned char pos[POS_MAX_BYTES];
-    History hist;
+    Past hist;
 } Built;
 
 /* Builds "startpos [moves ...]" or "fen <fen ...> [moves ...]" (tok[0..n))

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "options.h"
 #include "perft.h"
 #include "testdata.h"

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "../bench/match.h"
-#include "history.h"
+#include "past.h"
 #include "morelli/morelli_options.h"
 
 #define ARGS_DATA "tests/data/match_args.txt"
@@ -326,18 +326,18 @@ static int check_records(const char *path, const char *first, int games)
         char err[256];
         assert_int_equal(g->from_fen(pos, pg.fen, &opt, err, sizeof err), 0);
         assert_int_equal(pg.plycount, pg.nmoves);
-        History h;
-        history_init(&h);
+        Past h;
+        past_init(&h);
         for (int i = 0; i < pg.nmoves; i++) {
-            assert_int_equal(history_result(g, pos, &opt, h.keys, h.len), RESULT_NONE);
+            assert_int_equal(past_result(g, pos, &opt, h.keys, h.len), RESULT_NONE);
             Move m = game_parse_move(g, pos, pg.moves[i]);
             if (m == MOVE_NONE)
                 fail_msg("game %d: illegal move %s at ply %d", n, pg.moves[i], i + 1);
-            history_push(&h, g->key(pos));
+            past_push(&h, g->key(pos));
             g->make(pos, m, undo);
         }
-        int r = history_result(g, pos, &opt, h.keys, h.len);
-        history_free(&h);
+        int r = past_result(g, pos, &opt, h.keys, h.len);
+        past_free(&h);
         const char *want = r == RESULT_P1_WIN ? "1-0" : r == RESULT_P2_WIN ? "0-1" : "1/2-1/2";
         if (!strcmp(pg.term, "rules") || !strcmp(pg.term, "repetition") || !strcmp(pg.term, "move rule"))
             assert_string_equal(pg.result, want);

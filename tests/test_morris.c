@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "morris/morris.h"
 #include "perft.h"
 #include "search/search.h"
@@ -74,23 +74,23 @@ static void check_seq_line(char **f, int nf)
     parse_options(f[1], &o);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     load(pos, &o, f[2]);
-    History h;
-    history_init(&h);
+    Past h;
+    past_init(&h);
     char list[512];
     snprintf(list, sizeof list, "%s", f[3]);
     for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-        assert_int_equal(history_result(G, pos, &o, h.keys, h.len), RESULT_NONE);
+        assert_int_equal(past_result(G, pos, &o, h.keys, h.len), RESULT_NONE);
         Move m = game_parse_move(G, pos, t);
         if (m == MOVE_NONE)
             fail_msg("%s: move %s is not legal", f[0], t);
-        assert_int_equal(history_push(&h, G->key(pos)), 0);
+        assert_int_equal(past_push(&h, G->key(pos)), 0);
         G->make(pos, m, undo);
     }
-    int res = history_result(G, pos, &o, h.keys, h.len);
+    int res = past_result(G, pos, &o, h.keys, h.len);
     if (res != td_result_code(f[4]))
         fail_msg("%s: result %d, want %s", f[0], res, f[4]);
     assert_int_equal(G->reversible_plies(pos), atoi(f[5]));
-    history_free(&h);
+    past_free(&h);
 }
 
 static void test_rules(void **state)

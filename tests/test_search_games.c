@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "game.h"
-#include "history.h"
+#include "past.h"
 #include "search/search.h"
 #include "search/search_internal.h"
 #include "search_toys.h"
@@ -53,7 +53,7 @@ static void random_positions(const Game *g, const GameOptions *opt, int trials, 
                 lim.nodes = a ? 100 : 2000;
             SearchResult r;
             Move m = search_go(a ? mc : ab, g, pos, opt, hist, nh, &lim, NULL, NULL, NULL, &r);
-            int over = history_result(g, pos, opt, hist, nh) != RESULT_NONE;
+            int over = past_result(g, pos, opt, hist, nh) != RESULT_NONE;
             int n = over ? 0 : g->gen_moves(pos, moves), legal = 0;
             for (int i = 0; i < n; i++)
                 legal |= moves[i] == m;

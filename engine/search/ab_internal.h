@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "history.h"
+#include "past.h"
 #include "search_internal.h"
 
 #define INF (SCORE_MATE + 1)
@@ -141,7 +141,7 @@ static inline int ab_terminal(AbThread *t, int ply, int *score)
         return 1;
     }
     if (ply > 0 && t->c->uses_history &&
-        history_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
+        past_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
         t->horizon++; /* a draw by this path only: not the position's value */
         *score = 0;
         return 1;

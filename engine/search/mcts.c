@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "past.h"
 #include "search_internal.h"
 
 #define NODE_NONE UINT32_MAX
@@ -366,7 +366,7 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
             break;
         }
         if (d > 0 && r->c->uses_history &&
-            history_draw(g, r->pos, r->c->opt, r->keys, r->nbase + d) == RESULT_DRAW) {
+            past_draw(g, r->pos, r->c->opt, r->keys, r->nbase + d) == RESULT_DRAW) {
             res = 0.5;
             break;
         }

@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "history.h"
+#include "past.h"
 #include "search_internal.h"
 
 #define HASH_DEFAULT_MB 64
@@ -177,7 +177,7 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
         keys[c->nprev] = g->key(c->root);
         memcpy(p, c->root, g->pos_size);
         g->make(p, best, undo);
-        int d = history_draw(g, p, c->opt, keys, c->nprev + 1);
+        int d = past_draw(g, p, c->opt, keys, c->nprev + 1);
         free(keys);
         if (d == RESULT_DRAW)
             return MOVE_NONE;
@@ -258,7 +258,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         memset(res, 0, sizeof *res);
 
     Move best = MOVE_NONE;
-    if (history_result(g, pos, opt, c.prev, c.nprev) != RESULT_NONE) {
+    if (past_result(g, pos, opt, c.prev, c.nprev) != RESULT_NONE) {
         if (emit)
             emit(ctx, "info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
         wait_for_stop(&c);

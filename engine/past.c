@@ -1,22 +1,22 @@
-#include "history.h"
+#include "past.h"
 
 #include <stdlib.h>
 
-void history_init(History *h)
+void past_init(Past *h)
 {
     h->keys = NULL;
     h->len = h->cap = 0;
 }
 
-void history_free(History *h)
+void past_free(Past *h)
 {
     free(h->keys);
-    history_init(h);
+    past_init(h);
 }
 
-void history_clear(History *h) { h->len = 0; }
+void past_clear(Past *h) { h->len = 0; }
 
-int history_push(History *h, Key k)
+int past_push(Past *h, Key k)
 {
     if (h->len == h->cap) {
         int cap = h->cap ? 2 * h->cap : 64;
@@ -30,7 +30,7 @@ int history_push(History *h, Key k)
     return 0;
 }
 
-int history_draw(const Game *g, const void *pos, const GameOptions *opt,
+int past_draw(const Game *g, const void *pos, const GameOptions *opt,
                  const Key *prev, int nprev)
 {
     int rev = g->reversible_plies ? g->reversible_plies(pos) : -1;
@@ -47,11 +47,11 @@ int history_draw(const Game *g, const void *pos, const GameOptions *opt,
     return RESULT_NONE;
 }
 
-int history_result(const Game *g, const void *pos, const GameOptions *opt,
+int past_result(const Game *g, const void *pos, const GameOptions *opt,
                    const Key *prev, int nprev)
 {
     int r = g->result(pos);
     if (r != RESULT_NONE)
         return r;
-    return history_draw(g, pos, opt, prev, nprev);
+    return past_draw(g, pos, opt, prev, nprev);
 }

@@ -1,25 +1,25 @@
 /*
- * history.h -- the rules that need the game's past: draws by repetition and
+ * past.h -- the rules that need the game's past: draws by repetition and
  * by MoveRule.  The position knows only itself; whoever plays a game (the
  * protocol, the match runner, a search) keeps the keys of the positions
- * before the current one and asks history_result().
+ * before the current one and asks past_result().
  */
-#ifndef MORELLI_HISTORY_H
-#define MORELLI_HISTORY_H
+#ifndef MORELLI_PAST_H
+#define MORELLI_PAST_H
 
 #include "game.h"
 
 /* A growable list of position keys, oldest first. */
-typedef struct History {
+typedef struct Past {
     Key *keys;
     int len, cap;
-} History;
+} Past;
 
-void history_init(History *h);
-void history_free(History *h);
-void history_clear(History *h);
+void past_init(Past *h);
+void past_free(Past *h);
+void past_clear(Past *h);
 /* Returns 0, or -1 when memory runs out (h unchanged). */
-int history_push(History *h, Key k);
+int past_push(Past *h, Key k);
 
 /*
  * The full result of pos: the game's own result(), else a draw by
@@ -27,11 +27,11 @@ int history_push(History *h, Key k);
  * itself among prev[0..nprev) and pos) or by MoveRule (opt->move_rule plies
  * without removal, for games that use it), else RESULT_NONE.
  */
-int history_result(const Game *g, const void *pos, const GameOptions *opt,
+int past_result(const Game *g, const void *pos, const GameOptions *opt,
                    const Key *prev, int nprev);
 
 /* Only the draws that need history (RESULT_DRAW or RESULT_NONE). */
-int history_draw(const Game *g, const void *pos, const GameOptions *opt,
+int past_draw(const Game *g, const void *pos, const GameOptions *opt,
                  const Key *prev, int nprev);
 
 #endif
