@@ -109,15 +109,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         return ab_qsearch(t, alpha, beta, ply, 0);
 
     /* Step 2. Mate distance: nothing here beats a game end next ply. */
-    if (ply > 0) {
-        int lo = -(SCORE_MATE - ply - 1), hi = SCORE_MATE - ply - 1;
-        if (alpha < lo)
-            alpha = lo;
-        if (beta > hi)
-            beta = hi;
-        if (alpha >= beta)
-            return alpha;
-    }
+    if (ab_mate_distance(ply, &alpha, &beta))
+        return alpha;
 
     /* Step 3. Transposition table. */
     Key key = g->key(t->pos);

@@ -79,6 +79,21 @@ typedef struct AbThread {
 static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
 
 /* Step 0. Count the node, look at the clock now and then. */
+/* Mate distance: below the root nothing beats a game end next ply, so the
+ * window shrinks to the mate scores still reachable.  Returns 1 when it is
+ * empty (the caller returns *alpha). */
+static inline int ab_mate_distance(int ply, int *alpha, int *beta)
+{
+    if (ply == 0)
+        return 0;
+    int lo = -(SCORE_MATE - ply - 1), hi = SCORE_MATE - ply - 1;
+    if (*alpha < lo)
+        *alpha = lo;
+    if (*beta > hi)
+        *beta = hi;
+    return *alpha >= *beta;
+}
+
 static inline int ab_tick(AbThread *t)
 {
     t->nodes++;

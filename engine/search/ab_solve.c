@@ -52,15 +52,8 @@ static int solve_rec(AbThread *t, int alpha, int beta, int ply)
         t->solve_gave_up = 1;
         return 0;
     }
-    if (ply > 0) { /* mate distance */
-        int lo = -(SCORE_MATE - ply - 1), hi = SCORE_MATE - ply - 1;
-        if (alpha < lo)
-            alpha = lo;
-        if (beta > hi)
-            beta = hi;
-        if (alpha >= beta)
-            return alpha;
-    }
+    if (ab_mate_distance(ply, &alpha, &beta))
+        return alpha;
     Key key = g->key(t->pos);
     TTHit h;
     Move tt_move = MOVE_NONE;
