@@ -8,11 +8,10 @@
  * text, one board per move, the legend once at the start. Both end with the
  * result and a summary of the game.
  *
- * Morelli boards are drawn here, from the FEN, so the last move can be
- * marked: [x] the cell the stone reached, *.* the cell it left, (x) a stone
- * it captured (turned), {K} the king it put on the Throne; stones are solid
- * black or white squares in the middle of their band's colour, readable on
- * every band. Other games are drawn by their own print().
+ * A game with a picture hook (game.h) draws its own board from the FENs,
+ * with the last move marked, a legend and a line of material, notes what
+ * each move did and tallies it for the summary; other games are drawn by
+ * their print().
  */
 #include "match_internal.h"
 
@@ -24,17 +23,9 @@
 #include <strings.h>
 #include <time.h>
 
-#define DEMO_N 13
-
-/* A Morelli board from its FEN: cell[rank][file], rank 0 = rank 1;
- * '.' empty, 'b' 'w' stones, 'B' 'W' a king on the Throne. */
-typedef struct Board {
-    int n;
-    char cell[DEMO_N][DEMO_N];
-} Board;
-
 typedef struct DemoSide {
-    int moves, captures, turned, enthroned, scored;
+    int moves, scored;
+    int tally[GAME_TALLY]; /* the game's picture counts here */
     int64_t ms;
     long depth_sum;
     uint64_t nodes_sum;
@@ -42,125 +33,11 @@ typedef struct DemoSide {
 
 /* One demo runs at a time (--demo forces one game, one worker). */
 static struct {
-    int morelli;    /* draw the board here (else the game's print) */
     int delay_ms;
-    Board prev;     /* the position before the move being shown */
+    char fen[FEN_MAX]; /* the position shown last */
     int p1;         /* the engine playing p1 */
     DemoSide side[2]; /* per engine */
 } D;
-
-/* Band colours, Throne (violet) outwards, as ANSI 256-colour backgrounds,
- * with a marker colour readable on each; band letters of the plain text. */
-static const int band_bg[7] = {129, 54, 27, 34, 226, 208, 196};
-static const int band_fg[7] = {231, 231, 231, 16, 16, 16, 16};
-static const char band_letter[7] = {'v', 'i', 'u', 'g', 'y', 'o', 'r'};
-static const char *const band_name[7] = {"violet Throne", "indigo", "blue", "green",
-                                         "yellow", "orange", "red"};
-
-enum { MARK_NONE, MARK_TO, MARK_FROM, MARK_CAPTURED, MARK_THRONE };
-static const char mark_left[] = " [*({", mark_right[] = " ]*)}";
-
-static int parse_board(const char *fen, Board *b)
-{
-    memset(b, '.', sizeof *b);
-    int rows = 1;
-    for (const char *s = fen; *s && *s != ' '; s++)
-        rows += *s == '/';
-    if (rows != 9 && rows != 11 && rows != 13)
-        return -1;
-    b->n = rows;
-    int r = rows - 1, f = 0;
-    for (const char *s = fen; *s && *s != ' '; s++) {
-        if (*s == '/') {
-            r--;
-            f = 0;
-        } else if (*s >= '0' && *s <= '9') {
-            int k = (int)strtol(s, (char **)&s, 10);
-            s--;
-            f += k;
-        } else if (f < rows && r >= 0) {
-            b->cell[r][f++] = *s;
-        }
-    }
-    return 0;
-}
-
-static int band_of(const Board *b, int r, int f)
-{
-    int c = b->n / 2, dr = abs(r - c), df = abs(f - c);
-    return dr > df ? dr : df;
-}
-
-static int colour_of(char ch) /* 1 Black, 2 White, 0 empty */
-{
-    return ch == 'b' || ch == 'B' ? 1 : ch == 'w' || ch == 'W' ? 2 : 0;
-}
-
-/* "e3" at s: sets *r, *f; returns the characters read, 0 if none. */
-static int parse_cell(const char *s, int n, int *r, int *f)
-{
-    if (s[0] < 'a' || s[0] >= 'a' + n)
-        return 0;
-    char *end;
-    long rank = strtol(s + 1, &end, 10);
-    if (end == s + 1 || rank < 1 || rank > n)
-        return 0;
-    *f = s[0] - 'a';
-    *r = (int)rank - 1;
-    return (int)(end - s);
-}
-
-static void print_cell(FILE *out, const Board *b, int r, int f, int mark, int tty)
-{
-    char ch = b->cell[r][f];
-    int band = band_of(b, r, f), col = colour_of(ch);
-    char l = mark_left[mark], rt = mark_right[mark];
-    if (!tty) {
-        fprintf(out, "%c%c%c", l, col ? ch : band_letter[band], rt);
-        return;
-    }
-    fprintf(out, "\033[48;5;%d;38;5;%d;1m%c", band_bg[band], band_fg[band], l);
-    if (col == 1)
-        fprintf(out, "\033[48;5;16;38;5;231m%c", ch);
-    else if (col == 2)
-        fprintf(out, "\033[48;5;231;38;5;16m%c", ch);
-    else
-        fputc(' ', out);
-    fprintf(out, "\033[48;5;%d;38;5;%dm%c\033[0m", band_bg[band], band_fg[band], rt);
-}
-
-static void print_board(FILE *out, const Board *b, unsigned char mark[DEMO_N][DEMO_N], int tty)
-{
-    for (int r = b->n - 1; r >= 0; r--) {
-        fprintf(out, "%3d ", r + 1);
-        for (int f = 0; f < b->n; f++)
-            print_cell(out, b, r, f, mark ? mark[r][f] : MARK_NONE, tty);
-        fputc('\n', out);
-    }
-    fprintf(out, "    ");
-    for (int f = 0; f < b->n; f++)
-        fprintf(out, " %c ", 'a' + f);
-    fputc('\n', out);
-}
-
-static void print_legend(FILE *out, int n, int tty)
-{
-    int outer = n / 2;
-    fprintf(out, "bands:");
-    for (int band = outer; band >= 0; band--) {
-        if (tty)
-            fprintf(out, " \033[48;5;%dm  \033[0m %s", band_bg[band], band_name[band]);
-        else
-            fprintf(out, " %c %s%s", band_letter[band], band_name[band], band ? "," : "");
-    }
-    fputc('\n', out);
-    if (tty)
-        fprintf(out, "stones: \033[48;5;16;38;5;231;1mb\033[0m Black, "
-                     "\033[48;5;231;38;5;16;1mw\033[0m White, B/W a king on the Throne");
-    else
-        fprintf(out, "stones: b Black, w White, B/W a king on the Throne");
-    fprintf(out, "\nlast move: [x] arrived, *.* left, (x) captured (turned), {K} enthroned\n");
-}
 
 static int engine_is_mcts(const MatchConfig *c, int e)
 {
@@ -202,29 +79,6 @@ static void print_opinion(FILE *out, const MatchConfig *c, int e, const PlyInfo 
     fprintf(out, ", %" PRId64 " ms\n", info->ms);
 }
 
-/* The stones of each side and the Throne; stm 'b' or 'w' adds the side to
- * move, 0 leaves it out. */
-static void print_material(FILE *out, const char *lead, const Board *b, char stm)
-{
-    int count[3] = {0, 0, 0};
-    for (int r = 0; r < b->n; r++)
-        for (int f = 0; f < b->n; f++)
-            count[colour_of(b->cell[r][f])]++;
-    char centre = b->cell[b->n / 2][b->n / 2];
-    fprintf(out, "%sstones: Black %d, White %d; Throne: %s", lead, count[1] - (centre == 'B'),
-            count[2] - (centre == 'W'),
-            centre == 'B' ? "Black king" : centre == 'W' ? "White king" : "empty");
-    if (stm)
-        fprintf(out, "; %s to move", stm == 'w' ? "White" : "Black");
-    fputc('\n', out);
-}
-
-static char fen_side(const char *fen)
-{
-    const char *sp = strchr(fen, ' ');
-    return sp ? sp[1] : 0;
-}
-
 static void pause_ms(int ms)
 {
     if (ms <= 0)
@@ -240,8 +94,8 @@ static void print_header(Match *m, const char *start_fen, int ply)
     const Game *g = c->game;
     fprintf(m->out, "%s (%s) vs %s (%s), %s", c->engines[D.p1].name, side_name(g, SIDE_P1),
             c->engines[1 - D.p1].name, side_name(g, SIDE_P2), g->name);
-    if (D.morelli)
-        fprintf(m->out, " %dx%d", D.prev.n, D.prev.n);
+    if (g->picture)
+        g->picture(PICTURE_TITLE, NULL, D.fen, NULL, NULL, m->tty, m->out);
     if (c->tc.type == TC_MOVETIME)
         fprintf(m->out, ", %" PRId64 " ms a move", c->tc.movetime_ms);
     if (m->tty)
@@ -254,58 +108,19 @@ void demo_start(Match *m, const GameRecord *rec, const void *pos)
 {
     const MatchConfig *c = m->c;
     const Game *g = c->game;
-    char fen[FEN_MAX];
     memset(&D, 0, sizeof D);
     D.p1 = rec->p1;
-    g->to_fen(pos, fen, sizeof fen);
-    D.morelli = !strcmp(g->name, "morelli") && parse_board(fen, &D.prev) == 0;
+    g->to_fen(pos, D.fen, sizeof D.fen);
     D.delay_ms = c->demo_delay_ms >= 0 ? c->demo_delay_ms : m->tty ? 300 : 0;
     if (m->tty)
         fprintf(m->out, "\033[H\033[2J");
     print_header(m, rec->start_fen, 0);
-    if (D.morelli) {
-        print_board(m->out, &D.prev, NULL, m->tty);
-        print_legend(m->out, D.prev.n, m->tty);
-        print_material(m->out, "     ", &D.prev, fen_side(fen));
-    } else {
+    if (g->picture)
+        g->picture(PICTURE_START, NULL, D.fen, NULL, NULL, m->tty, m->out);
+    else
         g->print(pos, m->out, m->tty);
-    }
     fflush(m->out);
     pause_ms(D.delay_ms);
-}
-
-/* Marks the cells of the move just played (text) between D.prev and now,
- * and counts its captures and enthronement for engine e. */
-static void mark_move(const Board *now, const char *text, int e,
-                      unsigned char mark[DEMO_N][DEMO_N])
-{
-    const Board *was = &D.prev;
-    int n = now->n, fr = -1, ff = -1, tr = -1, tf = -1;
-    int k = parse_cell(text, n, &fr, &ff);
-    if (k && text[k] == '-' && parse_cell(text + k + 1, n, &tr, &tf)) {
-        mark[fr][ff] = MARK_FROM;
-        mark[tr][tf] = MARK_TO;
-    }
-    int turned = 0;
-    for (int r = 0; r < n; r++)
-        for (int f = 0; f < n; f++) {
-            int a = colour_of(was->cell[r][f]), b = colour_of(now->cell[r][f]);
-            if (r == n / 2 && f == n / 2) {
-                if (b && a != b) {
-                    mark[r][f] = MARK_THRONE;
-                    D.side[e].enthroned++;
-                }
-            } else if (!a && b && tr < 0) {
-                mark[r][f] = MARK_TO; /* a placement */
-            } else if (a && b && a != b) {
-                mark[r][f] = MARK_CAPTURED;
-                turned++;
-            }
-        }
-    if (turned) {
-        D.side[e].captures++;
-        D.side[e].turned += turned;
-    }
 }
 
 void demo_ply(Match *m, const void *pos, int side, int e, const PlyInfo *info, int ply)
@@ -320,14 +135,9 @@ void demo_ply(Match *m, const void *pos, int side, int e, const PlyInfo *info, i
     s->nodes_sum += info->nodes;
     s->scored += info->has_score;
 
-    char fen[FEN_MAX];
-    g->to_fen(pos, fen, sizeof fen);
-    Board now;
-    unsigned char mark[DEMO_N][DEMO_N];
-    memset(mark, MARK_NONE, sizeof mark);
-    int morelli = D.morelli && parse_board(fen, &now) == 0;
-    if (morelli)
-        mark_move(&now, info->text, e, mark);
+    char prev[FEN_MAX];
+    memcpy(prev, D.fen, sizeof prev);
+    g->to_fen(pos, D.fen, sizeof D.fen);
 
     if (m->tty) {
         fprintf(out, "\033[H\033[J");
@@ -336,30 +146,14 @@ void demo_ply(Match *m, const void *pos, int side, int e, const PlyInfo *info, i
         fputc('\n', out);
     }
     fprintf(out, "%3d. %s (%s): %s", ply, side_name(g, side), c->engines[e].name, info->text);
-    if (morelli) {
-        int first = 1;
-        for (int r = 0; r < now.n; r++)
-            for (int f = 0; f < now.n; f++)
-                if (mark[r][f] == MARK_CAPTURED) {
-                    fprintf(out, "%s%c%d", first ? ", captures " : " ", 'a' + f, r + 1);
-                    first = 0;
-                }
-        for (int r = 0; r < now.n; r++)
-            for (int f = 0; f < now.n; f++)
-                if (mark[r][f] == MARK_THRONE)
-                    fprintf(out, ", enthrones the %s king", side_name(g, side));
-    }
+    if (g->picture)
+        g->picture(PICTURE_NOTE, prev, D.fen, info->text, s->tally, m->tty, out);
     fputc('\n', out);
     print_opinion(out, c, e, info);
-    if (morelli) {
-        print_board(out, &now, mark, m->tty);
-        if (m->tty)
-            print_legend(out, now.n, 1);
-        print_material(out, "     ", &now, fen_side(fen));
-        D.prev = now;
-    } else {
+    if (g->picture)
+        g->picture(PICTURE_MOVE, prev, D.fen, info->text, NULL, m->tty, out);
+    else
         g->print(pos, out, m->tty);
-    }
     fflush(out);
     pause_ms(D.delay_ms);
 }
@@ -378,14 +172,12 @@ void demo_end(Match *m, const GameRecord *rec)
     fprintf(out, "Summary:\n");
     for (int k = 0; k < 2; k++) {
         int e = k == 0 ? rec->p1 : 1 - rec->p1;
-        const DemoSide *s = &D.side[e];
+        DemoSide *s = &D.side[e];
         int n = s->moves ? s->moves : 1;
         fprintf(out, "  %s (%s): %d moves", c->engines[e].name,
                 side_name(g, k == 0 ? SIDE_P1 : SIDE_P2), s->moves);
-        if (D.morelli)
-            fprintf(out, ", %d capture%s turning %d stone%s, %d enthronement%s", s->captures,
-                    s->captures == 1 ? "" : "s", s->turned, s->turned == 1 ? "" : "s",
-                    s->enthroned, s->enthroned == 1 ? "" : "s");
+        if (g->picture)
+            g->picture(PICTURE_TALLY, NULL, D.fen, NULL, s->tally, m->tty, out);
         fprintf(out, "; a move took %" PRId64 " ms", s->ms / n);
         if (engine_is_mcts(c, e))
             fprintf(out, " and %" PRIu64 " playouts", s->nodes_sum / (uint64_t)n);
@@ -393,8 +185,7 @@ void demo_end(Match *m, const GameRecord *rec)
             fprintf(out, " and reached depth %.1f", (double)s->depth_sum / n);
         fprintf(out, " on average\n");
     }
-    if (D.morelli && D.prev.n) {
-        print_material(out, "  at the end: ", &D.prev, 0);
-    }
+    if (g->picture)
+        g->picture(PICTURE_END, NULL, D.fen, NULL, NULL, m->tty, out);
     fflush(out);
 }

@@ -194,7 +194,24 @@ struct game {
      * still last from pos; the alpha-beta search solves the position
      * exactly when it is small (see docs/search.md). */
     int (*plies_left)(const void *pos);
+    /* Optional (NULL: `match --demo` shows print()): the game's own picture
+     * for the demo, drawn from FENs (to_fen) so the last move can be marked.
+     * fen is the position shown, prev the one before it and move the text
+     * of the move between them (both only for PICTURE_NOTE and _MOVE);
+     * ansi != 0 allows colour; tally is one side's GAME_TALLY counters of
+     * what its moves did, zero at the start.  part (PICTURE_* below) says
+     * what to write to out. */
+    void (*picture)(int part, const char *prev, const char *fen, const char *move, int *tally,
+                    int ansi, FILE *out);
 };
+
+/* The parts of Game.picture: the board's size after the game's name in the
+ * heading (" 13x13"); the start position with the legend; what the move
+ * did, appended to its line (", captures e4"), added to tally; the position
+ * with the move marked; tally in words, appended to the side's summary
+ * line; the last position in the game's summary. */
+enum { PICTURE_TITLE, PICTURE_START, PICTURE_NOTE, PICTURE_MOVE, PICTURE_TALLY, PICTURE_END };
+#define GAME_TALLY 4
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */
 #define VALUE_WIN 1000000

@@ -380,4 +380,5 @@ const Game game_morelli = {
     .weights = morelli_weight_table,
     .print_weights = morelli_print_weights,
     .plies_left = mo_plies_left,
+    .picture = morelli_picture,
 };

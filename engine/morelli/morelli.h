@@ -297,5 +297,8 @@ int morelli_evaluate(const void *pos);
 int morelli_weight_table(int **w, const char *const **names);
 void morelli_print_weights(const int *w, const char *const *names, int n, FILE *out);
 Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
+/* picture.c: the picture of `match --demo` (the descriptor's picture). */
+void morelli_picture(int part, const char *prev, const char *fen, const char *move, int *tally,
+                     int ansi, FILE *out);
 
 #endif
