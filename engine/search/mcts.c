@@ -540,7 +540,10 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
      * from another path keeps its value. */
     const SearchLimits *l = c->limits;
     uint64_t depth_cap = l->depth > 0 ? 10000ull * (uint64_t)l->depth : 0;
-    int64_t next_report = 1000;
+    /* A first report by a quarter of the hard budget (then every second): should
+     * the search run late, the protocol's watchdog answers with its pv move
+     * instead of the first legal move. */
+    int64_t next_report = c->tm.hard_ms > 0 && c->tm.hard_ms < 2000 ? c->tm.hard_ms / 4 : 1000;
     for (;;) {
         if (t->nodes[root].proven)
             break;
@@ -558,7 +561,7 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
         if ((r.playouts & 15) == 0) {
             if (c->emit && timeman_elapsed(&c->tm) >= next_report) {
                 mcts_report(&r, root, 0);
-                next_report += 1000;
+                next_report = timeman_elapsed(&c->tm) + 1000;
             }
         }
     }
