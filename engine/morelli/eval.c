@@ -1,5 +1,5 @@
 /*
- * eval.c -- the Morelli evaluation and the playout policy.
+ * eval.c -- the Morelli evaluation.
  *
  * The game is decided by who holds the Throne when a side can no longer
  * move, so the evaluation weighs, from the side to move's view:
@@ -169,44 +169,4 @@ int morelli_evaluate(const void *pos)
         score += p->throne == s + 1 ? v : -v;
     }
     return score;
-}
-
-/*
- * Playout policy, one pass over the list: an enthroning move if there is
- * one (most of the time), else often one of the moves that capture most,
- * else a uniformly random move.
- */
-Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng)
-{
-    (void)pos;
-    if (n <= 0)
-        return MOVE_NONE;
-    int n_en = 0, n_best = 0, best = 0;
-    Move en = MOVE_NONE, cap = MOVE_NONE;
-    for (int i = 0; i < n; i++) {
-        Move m = moves[i];
-        if (m & MO_PLACE)
-            break; /* placements: all alike */
-        if (m & MO_ENTHRONE) {
-            /* reservoir sampling among the enthroning moves */
-            if (rng_below(rng, (uint32_t)++n_en) == 0)
-                en = m;
-            continue;
-        }
-        int k = __builtin_popcount(MO_CAPS(m));
-        if (k == 0 || k < best)
-            continue;
-        if (k > best) {
-            best = k;
-            n_best = 0;
-        }
-        if (rng_below(rng, (uint32_t)++n_best) == 0)
-            cap = m;
-    }
-    uint32_t roll = rng_below(rng, 100);
-    if (en != MOVE_NONE && roll < 90)
-        return en;
-    if (cap != MOVE_NONE && roll < 75)
-        return cap;
-    return moves[rng_below(rng, (uint32_t)n)];
 }

@@ -268,7 +268,9 @@ int morelli_move_legal(const MoPos *p, Move m);
 /* Does the move from -> to of side s taking `caps` complete a frame (an
  * orbit of the landing cell or of a captured stone all s's afterwards)? */
 int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned caps);
-/* playout.c: one move for a light MCTS playout, without a move list. */
+/* playout.c: one move for a light MCTS playout, without a move list; and
+ * the playout policy over the full move list. */
+Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 Move morelli_playout_step(const void *pos, uint64_t *rng);
 
 /* eval.c: the weights of the evaluation, in one table (MoWeight names
@@ -296,7 +298,6 @@ int morelli_evaluate(const void *pos);
  * print_weights, engine/tune). */
 int morelli_weight_table(int **w, const char *const **names);
 void morelli_print_weights(const int *w, const char *const *names, int n, FILE *out);
-Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 /* picture.c: the picture of `match --demo` (the descriptor's picture). */
 void morelli_picture(int part, const char *prev, const char *fen, const char *move, int *tally,
                      int ansi, FILE *out);
