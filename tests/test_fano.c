@@ -366,12 +366,7 @@ static void test_print(void **state)
     (void)state;
     unsigned char pos[POS_MAX_BYTES];
     load(pos, "C/t/./Tc/././. b");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    assert_non_null(mem);
-    G->print(pos, mem, 0);
-    fclose(mem);
+    char *buf = td_print(G, pos, 0);
     assert_non_null(strstr(buf, "4:Tc"));
     assert_non_null(strstr(buf, "Black to move; in hand White 1C 1T, Black 1c 1t"));
     assert_null(strstr(buf, "Fen"));

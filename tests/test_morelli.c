@@ -359,12 +359,7 @@ static void test_print(void **state)
     const char *fen = "w8/w7w/w7w/w2bbb2w/w2bBb2w/w2bbb2w/w7w/w7w/wwwwwwwww w";
     assert_int_equal(G->from_fen(pos, fen, &opt, err, sizeof err), 0);
     for (int ansi = 0; ansi < 2; ansi++) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        assert_non_null(f);
-        G->print(pos, f, ansi);
-        fclose(f);
+        char *buf = td_print(G, pos, ansi);
         assert_non_null(strstr(buf, "White to move"));
         assert_non_null(strstr(buf, "Black king"));
         assert_non_null(strstr(buf, "  9 "));

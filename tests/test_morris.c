@@ -256,12 +256,7 @@ static void test_print(void **state)
     char err[256];
     assert_int_equal(G->from_fen(pos, "W1B/BWB/1W1/WB2WB/1B1/W1W/B1W w 0 0 0", &o, err,
                                  sizeof err), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    assert_non_null(mem);
-    G->print(pos, mem, 0);
-    fclose(mem);
+    char *buf = td_print(G, pos, 0);
     /* Rank 7: a7 White, d7 empty, g7 Black; the diagonals are drawn. */
     assert_non_null(strstr(buf, "7 W-----------.-----------B"));
     assert_non_null(strstr(buf, "\\"));

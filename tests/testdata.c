@@ -269,3 +269,15 @@ size_t td_fen_rows(const char *cells, int size, char *out, size_t len)
     out[k] = '\0';
     return k;
 }
+
+char *td_print(const Game *g, const void *pos, int ansi)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    assert_non_null(mem);
+    g->print(pos, mem, ansi);
+    fclose(mem);
+    assert_non_null(buf);
+    return buf;
+}

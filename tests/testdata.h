@@ -95,6 +95,10 @@ void td_check_fen_rejected(const Game *g, const char *fen, const GameOptions *o,
  * makes m again, leaving pos after m. */
 void td_play_checked(const Game *g, void *pos, Move m);
 
+/* g's picture of pos (print(), colour codes when ansi != 0) as a malloc'd
+ * string; the test fails when memory runs out. */
+char *td_print(const Game *g, const void *pos, int ansi);
+
 /* ---- Morelli records ------------------------------------------------------- */
 
 /* A Morelli data row "<size> <ruleset> <setup> <a> <b>" (ruleset: standard,
