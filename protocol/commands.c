@@ -21,6 +21,10 @@
 #define ENGINE_AUTHOR "the morelli team"
 /* Perft deeper than this is surely a typo. */
 #define PERFT_MAX_DEPTH 64
+/* solve's budget: by default, and the largest accepted. */
+#define SOLVE_MOVETIME_DEFAULT 10000
+#define SOLVE_MOVETIME_MAX 86400000 /* a day */
+#define SOLVE_NODES_MAX 1000000000000000LL
 
 /* ------------------------------------------------------------------------ */
 /* Positions                                                                 */
@@ -279,6 +283,26 @@ static int cmd_perft(Session *e, char **tok, int n)
     return do_perft(e, n > 1 ? tok[1] : NULL, "perft");
 }
 
+/* The job's copy of the game, its options, the position and the history
+ * keys, for a job of kind JOB_*: 0, or -1 when out of memory. */
+static int job_copy(Session *e, int kind)
+{
+    Key *keys = NULL;
+    if (e->hist.len > 0) {
+        keys = malloc((size_t)e->hist.len * sizeof *keys);
+        if (!keys)
+            return -1;
+        memcpy(keys, e->hist.keys, (size_t)e->hist.len * sizeof *keys);
+    }
+    e->job_kind = kind;
+    e->job_game = e->game;
+    e->job_opt = e->opt;
+    memcpy(e->job_pos, e->pos, e->game->pos_size);
+    e->job_keys = keys;
+    e->job_nkeys = e->hist.len;
+    return 0;
+}
+
 static int cmd_go(Session *e, char **tok, int n)
 {
     char tmp[64];
@@ -345,20 +369,10 @@ static int cmd_go(Session *e, char **tok, int n)
         return UGI_OK;
     }
 
-    Key *keys = NULL;
-    if (e->hist.len > 0) {
-        keys = malloc((size_t)e->hist.len * sizeof *keys);
-        if (!keys) {
-            session_error(e, "go: out of memory");
-            return UGI_ERROR;
-        }
-        memcpy(keys, e->hist.keys, (size_t)e->hist.len * sizeof *keys);
+    if (job_copy(e, JOB_GO) != 0) {
+        session_error(e, "go: out of memory");
+        return UGI_ERROR;
     }
-    e->job_game = e->game;
-    e->job_opt = e->opt;
-    memcpy(e->job_pos, e->pos, e->game->pos_size);
-    e->job_keys = keys;
-    e->job_nkeys = e->hist.len;
     lim.start_ms = e->line_ms;
     e->job_limits = lim;
     e->job_unbounded = !timeman_bounded(&lim);
@@ -493,25 +507,21 @@ static void value_text(int v, char *buf, size_t len)
         snprintf(buf, len, "draw");
 }
 
-static int cmd_solve(Session *e, char **tok, int n)
+/* Value text of a search_solve() value in state SOLVE_*. */
+static void solved_text(int state, int v, char *buf, size_t len)
 {
-    (void)tok;
+    if (state == SOLVE_EXACT)
+        value_text(v, buf, len);
+    else if (state == SOLVE_SIGN)
+        snprintf(buf, len, "%s, distance unknown", v > 0 ? "win" : v < 0 ? "loss" : "draw");
+    else
+        snprintf(buf, len, "unknown");
+}
+
+/* The game's own solver (Fano, Morris's tables): at once, in the caller. */
+static int solve_by_game(Session *e)
+{
     const Game *g = e->game;
-    if (n > 1) {
-        session_error(e, "usage: solve");
-        return UGI_ERROR;
-    }
-    if (!g->solve) {
-        session_error(e, "solve: %s has no solver", g->name);
-        return UGI_ERROR;
-    }
-    if (refuse_if_busy(e, "solve"))
-        return UGI_ERROR;
-    int r = full_result(g, e->pos, &e->opt, &e->hist);
-    if (r != RESULT_NONE) {
-        say(e, "Result: %s", result_word(r));
-        return UGI_OK;
-    }
     int value;
     Move best;
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
@@ -559,6 +569,121 @@ static int cmd_solve(Session *e, char **tok, int n)
     return UGI_OK;
 }
 
+void solve_run(Session *e, char *line, size_t len)
+{
+    const Game *g = e->job_game;
+    SolveReport r;
+    memset(&r, 0, sizeof r);
+    r.moves = malloc((size_t)g->max_moves * sizeof *r.moves);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = NULL;
+    line[0] = '\0';
+    if (!r.moves ||
+        search_solve(e->search, g, e->job_pos, &e->job_opt, e->job_keys, e->job_nkeys,
+                     &e->job_limits, &e->stop, &r) != 0 ||
+        !(f = open_memstream(&text, &size))) {
+        free(r.moves);
+        session_error(e, "solve: out of memory");
+        return;
+    }
+    char mt[MOVE_STR_MAX], vt[64];
+    int unknown = 0, sign = 0;
+    solved_text(r.state, r.value, vt, sizeof vt);
+    game_move_str(g, e->job_pos, r.best, mt, sizeof mt);
+    fprintf(f, "Value: %s\nBest: %s\n", vt, mt);
+    for (int i = 0; i < r.n; i++) {
+        const SolveMove *m = &r.moves[i];
+        unknown += m->state == SOLVE_UNKNOWN;
+        sign += m->state == SOLVE_SIGN;
+        game_move_str(g, e->job_pos, m->move, mt, sizeof mt);
+        solved_text(m->state, m->value, vt, sizeof vt);
+        fprintf(f, "%s: %s\n", mt, vt);
+    }
+    free(r.moves);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        session_error(e, "solve: out of memory");
+        return;
+    }
+    say_text(e, text);
+    free(text);
+    if (r.ended == SOLVE_END_DONE) {
+        snprintf(line, len, "info string solve: exact values of %d moves, %" PRIu64
+                            " nodes, %" PRId64 " ms", r.n, r.nodes, r.time_ms);
+        return;
+    }
+    char why[96];
+    const SearchLimits *l = &e->job_limits;
+    if (r.ended == SOLVE_END_STOPPED)
+        snprintf(why, sizeof why, "stopped");
+    else if (r.ended == SOLVE_END_DEEP)
+        snprintf(why, sizeof why, "lines too long for the solver");
+    else if (l->movetime > 0 && l->nodes > 0)
+        snprintf(why, sizeof why, "not solvable in %" PRId64 " ms and %" PRIu64 " nodes",
+                 l->movetime, l->nodes);
+    else if (l->nodes > 0)
+        snprintf(why, sizeof why, "not solvable in %" PRIu64 " nodes", l->nodes);
+    else
+        snprintf(why, sizeof why, "not solvable in %" PRId64 " ms", l->movetime);
+    snprintf(line, len, "info string solve: %s: %d of %d moves unknown, %d without their "
+                        "distance; %" PRIu64 " nodes, %" PRId64 " ms",
+             why, unknown, r.n, sign, r.nodes, r.time_ms);
+}
+
+static int cmd_solve(Session *e, char **tok, int n)
+{
+    const Game *g = e->game;
+    char tmp[64];
+    int64_t movetime = 0, nodes = 0;
+    for (int i = 1; i < n; i += 2) {
+        int is_time = strcasecmp(tok[i], "movetime") == 0;
+        if (!is_time && strcasecmp(tok[i], "nodes") != 0) {
+            session_error(e, "solve: unknown parameter '%s' (usage: solve [movetime <ms>] "
+                             "[nodes <n>])", echo(tok[i], tmp, sizeof tmp));
+            return UGI_ERROR;
+        }
+        int64_t v, max = is_time ? SOLVE_MOVETIME_MAX : SOLVE_NODES_MAX;
+        if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0 || v < 1 || v > max) {
+            session_error(e, "solve: %s needs an integer in 1..%" PRId64 "%s%s", tok[i], max,
+                          i + 1 < n ? ", not " : "", i + 1 < n ? echo(tok[i + 1], tmp, sizeof tmp) : "");
+            return UGI_ERROR;
+        }
+        *(is_time ? &movetime : &nodes) = v;
+    }
+    if (!g->solve && !g->plies_left) {
+        session_error(e, "solve: %s has no solver", g->name);
+        return UGI_ERROR;
+    }
+    if (refuse_if_busy(e, "solve"))
+        return UGI_ERROR;
+    int r = full_result(g, e->pos, &e->opt, &e->hist);
+    if (r != RESULT_NONE) {
+        say(e, "Result: %s", result_word(r));
+        return UGI_OK;
+    }
+    if (g->solve)
+        return solve_by_game(e);
+    /* Solved by search, on the search thread: stop, isready and quit are
+     * answered meanwhile. */
+    if (job_copy(e, JOB_SOLVE) != 0) {
+        session_error(e, "solve: out of memory");
+        return UGI_ERROR;
+    }
+    SearchLimits lim;
+    search_limits_init(&lim);
+    lim.movetime = movetime || nodes ? movetime : SOLVE_MOVETIME_DEFAULT;
+    lim.nodes = (uint64_t)nodes;
+    lim.start_ms = e->line_ms;
+    e->job_limits = lim;
+    e->job_unbounded = 0;
+    if (job_start(e) != 0) {
+        session_error(e, "solve: cannot start the search thread");
+        return UGI_ERROR;
+    }
+    return UGI_OK;
+}
+
 static int cmd_help(Session *e, char **tok, int n)
 {
     (void)tok; (void)n;
@@ -577,7 +702,9 @@ static int cmd_help(Session *e, char **tok, int n)
         "  d                              show the position",
         "  moves                          legal moves",
         "  bench [depth]                  fixed search of the bench positions",
-        "  solve                          exact values (games with a solver)",
+        "  solve [movetime <ms>] [nodes <n>]",
+        "                                 exact value of every move (Fano, Morris",
+        "                                 tables, Morelli endings; 10 s by default)",
         "  help                           this text",
         "Command line: morelli [--Name=Value ...] [command words ...]",
     };

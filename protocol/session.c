@@ -3,7 +3,8 @@
  * session_input(), and the search job with the one seam to threads.
  *
  * Threads: the reader (whoever calls session_input) and at most one search
- * thread.  The search thread works on its own copy of the position, the
+ * thread, which runs a job: a `go` (ending with bestmove) or a Morelli
+ * `solve` (ending with its info string line, JOB_SOLVE).  The search thread works on its own copy of the position, the
  * options and the history keys, so the reader may go on answering `isready`,
  * `query`, `d` or even `position` while it runs.  Anything that touches the
  * Search itself (go, setoption, uginewgame, bench, perft, solve) waits until
@@ -146,6 +147,9 @@ Move *legal_moves(const Game *g, const void *pos, int *n)
 /* ------------------------------------------------------------------------ */
 /* The search job                                                            */
 
+/* Room for a job's last line (bestmove, or solve's summary). */
+#define JOB_LINE_MAX 256
+
 /* Prints the job's bestmove unless it is out already (the watchdog's or the
  * worker's, whichever comes first). Holds out_lock. */
 static void answer(Session *e, const char *line)
@@ -179,9 +183,14 @@ static void emit_line(void *ctx, const char *line)
     pthread_mutex_unlock(&e->out_lock);
 }
 
-/* Runs the job and checks the move is legal; the bestmove line into line. */
+/* Runs the job; its last line (go: bestmove, the move checked legal;
+ * solve: the summary) into line, empty when there is none. */
 static void run_job(Session *e, char *line, size_t len)
 {
+    if (e->job_kind == JOB_SOLVE) {
+        solve_run(e, line, len);
+        return;
+    }
     SearchResult res;
     memset(&res, 0, sizeof res);
     Move best = search_go(e->search, e->job_game, e->job_pos, &e->job_opt, e->job_keys,
@@ -207,9 +216,10 @@ static void run_job(Session *e, char *line, size_t len)
 /* The job in the caller: its bestmove line, its keys freed. */
 static void job_run_here(Session *e)
 {
-    char line[MOVE_STR_MAX + 16];
+    char line[JOB_LINE_MAX];
     run_job(e, line, sizeof line);
-    answer(e, line);
+    if (line[0])
+        answer(e, line);
     free(e->job_keys);
     e->job_keys = NULL;
 }
@@ -243,7 +253,7 @@ static void *worker_main(void *arg)
             break;
         e->job_pending = 0;
         pthread_mutex_unlock(&e->job_lock);
-        char line[MOVE_STR_MAX + 16];
+        char line[JOB_LINE_MAX];
         run_job(e, line, sizeof line);
         pthread_mutex_lock(&e->job_lock);
         /* Done before the bestmove line leaves: whoever reads it may send
@@ -252,7 +262,8 @@ static void *worker_main(void *arg)
         e->answer_by = e->check_at = -1;
         atomic_store(&e->done, 1);
         pthread_mutex_unlock(&e->job_lock);
-        answer(e, line);
+        if (line[0])
+            answer(e, line);
         pthread_mutex_lock(&e->job_lock);
         e->job_over = 1;
         pthread_cond_broadcast(&e->done_cond);
@@ -384,6 +395,12 @@ int job_start(Session *e)
     e->pv_move[0] = '\0';
     pthread_mutex_unlock(&e->out_lock);
     if (e->caps.sync_search) {
+        if (e->job_kind == JOB_SOLVE) {
+            e->job_limits.movetime = 0;
+            e->job_limits.nodes = 200;
+            job_run_here(e);
+            return 0;
+        }
         e->job_limits.infinite = 0;
         e->job_limits.movetime = 0;
         e->job_limits.time[0] = e->job_limits.time[1] = -1;
@@ -407,9 +424,11 @@ int job_start(Session *e)
         e->job_keys = NULL;
         return -1;
     }
-    int64_t soft, hard;
+    /* The watchdog answers for a late go; a solve has no bestmove. */
+    int64_t soft, hard = -1;
     int stm = e->job_game->side_to_move(e->job_pos);
-    timeman_budget(&e->job_limits, stm, search_move_overhead(e->search), &soft, &hard);
+    if (e->job_kind == JOB_GO)
+        timeman_budget(&e->job_limits, stm, search_move_overhead(e->search), &soft, &hard);
     pthread_mutex_lock(&e->job_lock);
     e->job_pending = 1;
     e->job_over = 0;

@@ -54,6 +54,7 @@ struct Session {
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
     int answered;
     char pv_move[MOVE_STR_MAX];
+    int job_kind;      /* JOB_GO or JOB_SOLVE */
     const Game *job_game;
     GameOptions job_opt;
     unsigned char job_pos[POS_MAX_BYTES];
@@ -71,6 +72,9 @@ struct Session {
     pthread_mutex_t out_lock;
     atomic_int errors;
 };
+
+/* What the search thread runs: a go (bestmove at the end) or a solve. */
+enum { JOB_GO, JOB_SOLVE };
 
 /* --- session.c ------------------------------------------------------------ */
 
@@ -141,6 +145,10 @@ typedef struct Built {
  * 0, or -1 with err filled. */
 int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b,
                    char *err, size_t errlen);
+
+/* The solve job (run by the search thread): the value lines, then its
+ * last line (info string solve: ...) into line, empty after an error. */
+void solve_run(Session *e, char *line, size_t len);
 
 /* --- bench.c -------------------------------------------------------------- */
 

@@ -108,6 +108,115 @@ static void test_endings_found(void **state)
     assert_true(sizes[9] >= 3 && sizes[11] >= 3 && sizes[13] >= 3);
 }
 
+/* The value of the move of p written text, for its player, as Game.solve
+ * gives values, by the plain solver. */
+static int plain_move_value(const MgPos *p, const char *text)
+{
+    static MgMove moves[MG_MAXMOVES];
+    int n = mg_moves(p, moves, MG_MAXMOVES);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(moves[i].text, text) != 0)
+            continue;
+        int cv = mg_solve(&moves[i].after, 3000000L, 0); /* the opponent's view */
+        assert_int_not_equal(cv, MG_UNKNOWN);
+        return cv > 0 ? -(VALUE_WIN - (MG_WIN - cv + 1))
+               : cv < 0 ? VALUE_WIN - (MG_WIN + cv + 1)
+                        : VALUE_DRAW;
+    }
+    fail_msg("%s is not a legal move for the plain solver", text);
+    return 0;
+}
+
+/* "win in N plies", "loss in N plies" or "draw" as a Game.solve value. */
+static int parse_value(const char *s)
+{
+    int k;
+    if (sscanf(s, "win in %d plies", &k) == 1)
+        return VALUE_WIN - k;
+    if (sscanf(s, "loss in %d plies", &k) == 1)
+        return -(VALUE_WIN - k);
+    assert_string_equal(s, "draw");
+    return VALUE_DRAW;
+}
+
+/* The solve command's expected values in tests/data/protocol_morelli_solve.txt
+ * (which tests/test_protocol.c plays against the engine) are the plain
+ * solver's: every "< move: value" line after a "> position fen", the
+ * "< Value:" line the best of them, "< Best:" a move of that value. */
+static void test_solve_script_values(void **state)
+{
+    (void)state;
+    FILE *f = td_open("protocol_morelli_solve.txt");
+    char line[1024], best[64] = "";
+    MgPos p;
+    int have = 0, moves = 0, value = 0, top = -2 * VALUE_WIN, best_value = 0;
+    /* the first solved position, up to its closing line */
+    while (fgets(line, sizeof line, f) && strncmp(line, "~ info string solve:", 20) != 0) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "> position fen ", 15) == 0) {
+            have = mg_from_fen(&p, line + 15) == 0;
+            continue;
+        }
+        char *colon = strstr(line, ": ");
+        if (!have || strncmp(line, "< ", 2) != 0 || !colon)
+            continue;
+        *colon = '\0';
+        const char *what = line + 2, *val = colon + 2;
+        if (strcmp(what, "Value") == 0) {
+            value = parse_value(val);
+        } else if (strcmp(what, "Best") == 0) {
+            snprintf(best, sizeof best, "%s", val);
+        } else {
+            int v = plain_move_value(&p, what);
+            if (v != parse_value(val))
+                print_error("%s: %s in the script, %d by the plain solver\n", what, val, v);
+            assert_int_equal(v, parse_value(val));
+            if (v > top)
+                top = v;
+            if (strcmp(what, best) == 0)
+                best_value = v;
+            moves++;
+        }
+    }
+    fclose(f);
+    print_message("%d move values of the solve script agree with the plain solver\n", moves);
+    assert_true(moves >= 10);
+    assert_int_equal(value, top);
+    assert_int_equal(best_value, top);
+}
+
+/* search_solve() on a position: every move's exact value equals the plain
+ * solver's (when the plain solver finishes). */
+static void check_solve_moves(Search *s, const char *fen)
+{
+    unsigned char pos[POS_MAX_BYTES];
+    char err[256], text[MOVE_STR_MAX];
+    assert_int_equal(G->from_fen(pos, fen, NULL, err, sizeof err), 0);
+    SolveReport r = {.moves = malloc((size_t)G->max_moves * sizeof(SolveMove))};
+    assert_non_null(r.moves);
+    SearchLimits lim;
+    search_limits_init(&lim);
+    lim.nodes = 2000000;
+    assert_int_equal(search_solve(s, G, pos, NULL, NULL, 0, &lim, NULL, &r), 0);
+    assert_int_equal(r.ended, SOLVE_END_DONE);
+    assert_int_equal(r.state, SOLVE_EXACT);
+    MgPos p;
+    assert_int_equal(mg_from_fen(&p, fen), 0);
+    int top = -2 * VALUE_WIN;
+    for (int i = 0; i < r.n; i++) {
+        assert_int_equal(r.moves[i].state, SOLVE_EXACT);
+        G->move_to_str(pos, r.moves[i].move, text, sizeof text);
+        int v = plain_move_value(&p, text);
+        if (v != r.moves[i].value)
+            print_error("%s %s: engine %d, plain solver %d\n", fen, text, r.moves[i].value, v);
+        assert_int_equal(r.moves[i].value, v);
+        if (v > top)
+            top = v;
+    }
+    free(r.moves);
+    assert_int_equal(r.value, top);
+}
+
 /* Positions `back` plies before the end of playout games; the engine's
  * exact value against the plain solver's. */
 static void test_values_agree(void **state)
@@ -116,7 +225,7 @@ static void test_values_agree(void **state)
     Search *s = new_search();
     FILE *f = td_open("morelli_solve.txt");
     char line[256];
-    long compared = 0, wins = 0, losses = 0, draws = 0;
+    long compared = 0, wins = 0, losses = 0, draws = 0, solved_moves = 0;
     while (td_next_line(f, line, sizeof line, NULL)) {
         int size, count, back_lo, back_hi;
         unsigned long long seed, nodes;
@@ -155,6 +264,11 @@ static void test_values_agree(void **state)
             int v = mg_solve(&p, budget, 0);
             if (v == MG_UNKNOWN)
                 continue;
+            /* the first few of each size: every move's value too */
+            if (done < (td_sanitized() ? 1 : 3)) {
+                check_solve_moves(s, fen);
+                solved_moves++;
+            }
             SearchResult res;
             engine_move(s, fen, nodes, &res);
             assert_true(res.proven);
@@ -174,8 +288,8 @@ static void test_values_agree(void **state)
     }
     fclose(f);
     search_free(s);
-    print_message("%ld positions: %ld wins, %ld draws, %ld losses\n", compared, wins, draws,
-                  losses);
+    print_message("%ld positions: %ld wins, %ld draws, %ld losses; every move's value of %ld\n",
+                  compared, wins, draws, losses, solved_moves);
     assert_true(compared >= (td_sanitized() ? 9 : 90)); /* the sanitizers take a tenth */
     assert_true(wins > 0 && losses > 0);
 }
@@ -185,6 +299,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_endings_found),
         cmocka_unit_test(test_values_agree),
+        cmocka_unit_test(test_solve_script_values),
     };
     return cmocka_run_group_tests_name("morelli_solve", tests, NULL, NULL);
 }

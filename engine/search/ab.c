@@ -482,3 +482,15 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     }
     return best;
 }
+
+int ab_solve_go(SearchCtx *c, int64_t ms, uint64_t nodes, SolveReport *out)
+{
+    Search *s = c->s;
+    if (!s->tt.buckets && tt_resize(&s->tt, s->hash_mb) != 0 && tt_resize(&s->tt, 1) != 0)
+        return -1;
+    tt_new_search(&s->tt);
+    AbThread *ts = ab_pool_threads(s, 1);
+    if (!ts || ab_setup(&ts[0], c, 0) != 0)
+        return -1;
+    return ab_solve_moves(&ts[0], ms, nodes, out);
+}

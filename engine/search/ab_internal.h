@@ -206,6 +206,9 @@ void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move);
  * low enough; 1 and the thread's done_* fields (score, PV, proven) filled
  * when it did, 0 when it did not try or gave up within its budget. */
 int ab_solve_root(AbThread *t);
+/* ab_solve.c: the value of every root move (search_solve), with at most
+ * ms milliseconds and nodes nodes (0: no limit); 0. */
+int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out);
 /* The next move, MOVE_NONE when there is none left; *quiet is set when
  * the move is not noisy (killers and history learn from those). */
 Move picker_next(AbThread *t, Picker *pk, int *quiet);

@@ -14,6 +14,10 @@
  * SOLVE_SURE, a quarter beyond; SOLVE_NODES under a depth limit, which it
  * takes only when the whole game fits in that depth); past it it gives up
  * and the normal search runs, reusing every proven entry.
+ *
+ * ab_solve_moves() (search_solve(), the protocol's `solve`) uses the same
+ * negamax on every root move: the sign of each first, then the distances,
+ * within the command's own budget, keeping what it proved when it ends.
  */
 #include "ab_internal.h"
 
@@ -21,15 +25,20 @@
 #define SOLVE_SURE 64   /* up to here half the budget, beyond a quarter */
 #define SOLVE_NODES 20000000ull
 #define SOLVE_TT_DEPTH 250
+/* Why the solver gave up (AbThread.solve_gave_up): its budget, or a line
+ * it cannot follow (longer than MAX_PLY, or a position without a move that
+ * the game does not call over). */
+#define SOLVE_GAVE_BUDGET 1
+#define SOLVE_GAVE_DEEP 2
 
 /* The node is over the solver's budget: give up (the search goes on). */
 static int solve_over(AbThread *t)
 {
     if (t->nodes >= t->solve_nodes_max)
-        t->solve_gave_up = 1;
+        t->solve_gave_up = SOLVE_GAVE_BUDGET;
     else if ((t->nodes & 1023) == 0 && t->solve_ms_max >= 0 &&
              timeman_elapsed(&t->c->tm) >= t->solve_ms_max)
-        t->solve_gave_up = 1;
+        t->solve_gave_up = SOLVE_GAVE_BUDGET;
     return t->solve_gave_up;
 }
 
@@ -48,8 +57,10 @@ static int solve_rec(AbThread *t, int alpha, int beta, int ply)
     int score;
     if (ab_node_enter(t, ply, &score))
         return score;
-    if (solve_over(t) || ply >= MAX_PLY - 1) {
-        t->solve_gave_up = 1;
+    if (solve_over(t))
+        return 0;
+    if (ply >= MAX_PLY - 1) { /* a line longer than the solver follows */
+        t->solve_gave_up = SOLVE_GAVE_DEEP;
         return 0;
     }
     if (ab_mate_distance(ply, &alpha, &beta))
@@ -97,7 +108,7 @@ static int solve_rec(AbThread *t, int alpha, int beta, int ply)
         }
     }
     if (best == -INF) { /* the game goes on without a move: not ours to judge */
-        t->solve_gave_up = 1;
+        t->solve_gave_up = SOLVE_GAVE_DEEP;
         return 0;
     }
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
@@ -178,4 +189,128 @@ int ab_solve_root(AbThread *t)
 out:
     t->solve_gave_up = 0;
     return solved;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Every root move's value (the solve command)                               */
+
+/* A root score (SCORE_MATE - plies) as Game.solve gives values. */
+static int score_value(int v)
+{
+    if (v > 0)
+        return VALUE_WIN - (SCORE_MATE - v);
+    if (v < 0)
+        return -(VALUE_WIN - (SCORE_MATE + v));
+    return VALUE_DRAW;
+}
+
+/* Root move m searched with the root's window (alpha, beta): 1 and *v, or
+ * 0 when the solver was stopped or gave up. */
+static int move_probe(AbThread *t, Move m, int stm, int alpha, int beta, int *v)
+{
+    ab_make(t, m, 0);
+    int s = solve_child(t, stm, alpha, beta, 1);
+    ab_unmake(t, m, 0);
+    if (t->aborted || t->solve_gave_up)
+        return 0;
+    *v = s;
+    return 1;
+}
+
+/* How good a move's known value is for its player: exact wins by their
+ * speed, a win, a draw, unknown, losses by their length. */
+static long move_rank(const SolveMove *m)
+{
+    int n = VALUE_WIN - (m->value < 0 ? -m->value : m->value); /* exact: plies */
+    if (m->state == SOLVE_UNKNOWN)
+        return 500000;
+    if (m->value > 0)
+        return m->state == SOLVE_EXACT ? 3000000 - n : 2000000;
+    if (m->value == 0)
+        return 1000000;
+    return m->state == SOLVE_EXACT ? n : 0;
+}
+
+/* The root's value and best move from its moves'. */
+static void solve_summary(SolveReport *out)
+{
+    int unknown = 0, sign_wins = 0, wins = 0, draws = 0, exact_losses = 0, bi = -1;
+    for (int i = 0; i < out->n; i++) {
+        const SolveMove *m = &out->moves[i];
+        if (bi < 0 || move_rank(m) > move_rank(&out->moves[bi]))
+            bi = i;
+        unknown += m->state == SOLVE_UNKNOWN;
+        if (m->state == SOLVE_UNKNOWN)
+            continue;
+        wins += m->value > 0;
+        sign_wins += m->value > 0 && m->state == SOLVE_SIGN;
+        draws += m->value == 0;
+        exact_losses += m->value < 0 && m->state == SOLVE_EXACT;
+    }
+    out->best = bi >= 0 ? out->moves[bi].move : MOVE_NONE;
+    out->state = SOLVE_UNKNOWN;
+    out->value = 0;
+    if (wins) { /* a win is the best there is: known without the others */
+        out->state = unknown || sign_wins ? SOLVE_SIGN : SOLVE_EXACT;
+        out->value = out->state == SOLVE_EXACT ? out->moves[bi].value : 1;
+    } else if (!unknown && out->n > 0) {
+        out->state = draws || exact_losses == out->n ? SOLVE_EXACT : SOLVE_SIGN;
+        out->value = draws ? VALUE_DRAW : out->state == SOLVE_EXACT ? out->moves[bi].value : -1;
+    }
+}
+
+int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out)
+{
+    const Game *g = t->g;
+    int stm = g->side_to_move(t->pos);
+    out->n = g->gen_moves(t->pos, t->moves);
+    for (int i = 0; i < out->n; i++)
+        out->moves[i] = (SolveMove){t->moves[i], SOLVE_UNKNOWN, 0};
+    t->solve_ms_max = ms > 0 ? ms : -1;
+    t->solve_nodes_max = nodes > 0 ? nodes : UINT64_MAX;
+    t->solve_gave_up = 0;
+    int deep = 0, v;
+    /* First the sign of every move (null windows: a win? at least a
+     * draw?), then the distance of the wins, then of the losses. */
+    for (int pass = 0; pass < 3 && !t->aborted && t->solve_gave_up != SOLVE_GAVE_BUDGET;
+         pass++) {
+        for (int i = 0; i < out->n; i++) {
+            SolveMove *m = &out->moves[i];
+            int ok;
+            if (pass == 0) {
+                ok = move_probe(t, m->move, stm, 0, 1, &v);
+                if (ok && v >= 1) {
+                    *m = (SolveMove){m->move, SOLVE_SIGN, 1};
+                } else if (ok && (ok = move_probe(t, m->move, stm, -1, 0, &v))) {
+                    *m = v >= 0 ? (SolveMove){m->move, SOLVE_EXACT, VALUE_DRAW}
+                                : (SolveMove){m->move, SOLVE_SIGN, -1};
+                }
+            } else {
+                if (m->state != SOLVE_SIGN || (m->value > 0) != (pass == 1))
+                    continue;
+                ok = m->value > 0 ? move_probe(t, m->move, stm, 0, INF, &v)
+                                  : move_probe(t, m->move, stm, -INF, 0, &v);
+                if (ok)
+                    *m = (SolveMove){m->move, SOLVE_EXACT, score_value(v)};
+            }
+            if (t->aborted || t->solve_gave_up == SOLVE_GAVE_BUDGET)
+                break;
+            if (t->solve_gave_up) { /* too deep under this move: the others may not be */
+                deep = 1;
+                t->solve_gave_up = 0;
+            }
+        }
+    }
+    solve_summary(out);
+    int complete = 1;
+    for (int i = 0; i < out->n; i++)
+        complete &= out->moves[i].state == SOLVE_EXACT;
+    out->ended = complete                                     ? SOLVE_END_DONE
+                 : t->aborted                                 ? SOLVE_END_STOPPED
+                 : t->solve_gave_up == SOLVE_GAVE_BUDGET || !deep ? SOLVE_END_BUDGET
+                                                              : SOLVE_END_DEEP;
+    out->nodes = t->nodes;
+    out->time_ms = timeman_elapsed(&t->c->tm);
+    t->solve_gave_up = 0;
+    return 0;
 }

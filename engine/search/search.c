@@ -232,6 +232,21 @@ static void wait_for_stop(SearchCtx *c)
     }
 }
 
+/* The context of one search of pos under limits (both kept by the caller). */
+static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
+                     const GameOptions *opt, const Key *prev, int nprev,
+                     const SearchLimits *limits, atomic_int *stop)
+{
+    *c = (SearchCtx){
+        .s = s, .g = g, .root = pos, .opt = opt, .prev = prev, .nprev = prev ? nprev : 0,
+        .limits = limits, .stop = stop,
+    };
+    c->root_side = g->side_to_move(pos);
+    c->uses_history = g->repetition_count > 0 || (g->uses_move_rule && opt->move_rule > 0);
+    timeman_init(&c->tm, limits, c->root_side, s->move_overhead);
+    atomic_store(&s->halt, 0);
+}
+
 Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt,
                const Key *prev, int nprev, const SearchLimits *limits,
                atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res)
@@ -246,14 +261,10 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         game_options_default(&defopt);
         opt = &defopt;
     }
-    SearchCtx c = {
-        .s = s, .g = g, .root = pos, .opt = opt, .prev = prev, .nprev = prev ? nprev : 0,
-        .limits = limits, .stop = stop, .emit = emit, .ectx = ctx,
-    };
-    c.root_side = g->side_to_move(pos);
-    c.uses_history = g->repetition_count > 0 || (g->uses_move_rule && opt->move_rule > 0);
-    timeman_init(&c.tm, limits, c.root_side, s->move_overhead);
-    atomic_store(&s->halt, 0);
+    SearchCtx c;
+    ctx_init(&c, s, g, pos, opt, prev, nprev, limits, stop);
+    c.emit = emit;
+    c.ectx = ctx;
     if (res)
         memset(res, 0, sizeof *res);
 
@@ -272,4 +283,26 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     wait_for_stop(&c);
     atomic_store(&s->halt, 0);
     return best;
+}
+
+int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt,
+                 const Key *prev, int nprev, const SearchLimits *limits, atomic_int *stop,
+                 SolveReport *out)
+{
+    if (!g->plies_left)
+        return -1;
+    /* The solver keeps its own budget: the search's clock only counts. */
+    SearchLimits none;
+    search_limits_init(&none);
+    none.start_ms = limits ? limits->start_ms : 0;
+    GameOptions defopt;
+    if (!opt) {
+        game_options_default(&defopt);
+        opt = &defopt;
+    }
+    SearchCtx c;
+    ctx_init(&c, s, g, pos, opt, prev, nprev, &none, stop);
+    int rc = ab_solve_go(&c, limits ? limits->movetime : 0, limits ? limits->nodes : 0, out);
+    atomic_store(&s->halt, 0);
+    return rc;
 }

@@ -82,4 +82,46 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
                const Key *prev, int nprev, const SearchLimits *limits,
                atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res);
 
+
+/*
+ * The exact value of every legal move of pos, by the alpha-beta searcher's
+ * ending solver (ab_solve.c), for games that bound the plies they can still
+ * last (Game.plies_left; Morelli) -- the `solve` command.  The budget is
+ * limits->movetime (ms, counted from limits->start_ms) and limits->nodes,
+ * 0 for none; *stop ends it early.  Whatever is proven when it ends is
+ * reported; the proven values stay in the table for later searches.
+ */
+enum {
+    SOLVE_UNKNOWN = 0, /* not proven */
+    SOLVE_SIGN = 1,    /* win, draw or loss proven, not the distance */
+    SOLVE_EXACT = 2,   /* the exact value */
+};
+typedef struct SolveMove {
+    Move move;
+    int state; /* SOLVE_* */
+    /* For the side that plays the move, as Game.solve gives values:
+     * VALUE_WIN - n a win in n plies counting this move, -(VALUE_WIN - n)
+     * a loss, VALUE_DRAW; with SOLVE_SIGN only the sign (1, 0, -1). */
+    int value;
+} SolveMove;
+typedef struct SolveReport {
+    SolveMove *moves; /* the caller's room for Game.max_moves */
+    int n;            /* legal moves, in generation order */
+    int state;        /* the root's value: SOLVE_* */
+    int value;        /* as in SolveMove */
+    Move best;        /* the best move proven (or the first move), MOVE_NONE if none */
+    int ended;        /* SOLVE_END_* */
+    uint64_t nodes;
+    int64_t time_ms;
+} SolveReport;
+/* How a solve ended: everything proven, the time or node budget spent,
+ * *stop, or lines longer than the solver can follow (MAX_PLY). */
+enum { SOLVE_END_DONE, SOLVE_END_BUDGET, SOLVE_END_STOPPED, SOLVE_END_DEEP };
+
+/* 0 with *out filled (partly when out->ended is not SOLVE_END_DONE), or -1
+ * when out of memory or the game has no plies_left bound. */
+int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt,
+                 const Key *prev, int nprev, const SearchLimits *limits, atomic_int *stop,
+                 SolveReport *out);
+
 #endif

@@ -61,6 +61,10 @@ typedef struct SearchCtx {
 } SearchCtx;
 
 Move ab_go(SearchCtx *c, SearchResult *res);
+/* search_solve(): alpha-beta's thread 0 runs ab_solve.c's solver on every
+ * root move, with at most ms milliseconds and nodes nodes (0: no limit).
+ * 0, or -1 when out of memory. */
+int ab_solve_go(SearchCtx *c, int64_t ms, uint64_t nodes, SolveReport *out);
 void ab_pool_free(AbPool *p);
 Move mcts_go(SearchCtx *c, SearchResult *res);
 /* Allocates the MCTS tree at its Hash size if it does not exist yet. */
