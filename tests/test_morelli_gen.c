@@ -6,7 +6,11 @@
  *     calls noisy, gen_quiet exactly the others (as sets);
  *   - move_legal accepts every generated move and refuses every other
  *     value tried (bit flips of legal moves, random values);
- *   - playout_step plays a generated move.
+ *   - playout_step plays a generated move;
+ *   - the position make leaves is byte for byte the one its FEN reads
+ *     back to (the state make keeps up to date for the evaluation, the
+ *     landing counts and band sums, equals the one computed from scratch),
+ *     and evaluates the same.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +93,19 @@ static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rn
     k->noisy += nn;
 }
 
+/* The position pos read back from its FEN: the same bytes. */
+static void check_derived(const void *pos, const GameOptions *opt)
+{
+    unsigned char back[POS_MAX_BYTES];
+    char fen[FEN_MAX], err[256];
+    G->to_fen(pos, fen, sizeof fen);
+    assert_int_equal(G->from_fen(back, fen, opt, err, sizeof err), 0);
+    if (memcmp(back, pos, G->pos_size) != 0)
+        print_error("made position differs from its FEN read back: %s\n", fen);
+    assert_memory_equal(back, pos, G->pos_size);
+    assert_int_equal(G->evaluate(back), G->evaluate(pos));
+}
+
 static void test_generators_agree(void **state)
 {
     (void)state;
@@ -127,6 +144,7 @@ static void test_generators_agree(void **state)
                 Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
                                                          : pick[rng_below(&rng, (uint32_t)n)];
                 G->make(pos, m, undo);
+                check_derived(pos, &opt);
             }
         }
         rows++;

@@ -72,33 +72,25 @@ typedef struct SideInfo {
 /* Does a stone of side s reach one of the empty cells `cells`? */
 static int reaches_any(const MoPos *p, int s, const Bits *occ, Bits cells)
 {
-    while (bits_any(&cells)) {
-        Bits from = morelli_movers_to(p, s, occ, bits_pop(&cells));
-        if (bits_any(&from))
+    while (bits_any(&cells))
+        if (morelli_reached(p, s, occ, bits_pop(&cells)))
             return 1;
-    }
     return 0;
 }
 
-/* The side's terms.  Counts by band come from band masks; mobility from
- * the distance to the first occupied cell on each landing ray (tables, no
- * landing sets); the best capture from the capture cells (found by
- * direction shifts) that some stone of the side reaches. */
+/* The side's terms.  Mobility and the band sum are kept by make/unmake
+ * (MoPos.mob, bsum): with k_b stones on band b, reserve = sum k_b (b - 1)
+ * (no stone is on band 0) and inner = sum k_b (outer - b).  The best
+ * capture from the capture cells (found by direction shifts) that some
+ * stone of the side reaches. */
 static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
 {
     const MoTables *t = mo_tables(p);
-    si->mobility = si->reserve = si->inner = si->stones = si->best_capture = 0;
-    for (int b = 0; b <= t->outer_band; b++) {
-        Bits at = bits_and(p->stones[s], t->band_mask[b]);
-        int k = bits_count(&at);
-        si->stones += k;
-        si->inner += k * (t->outer_band - b);
-        if (b >= 2)
-            si->reserve += k * (b - 1);
-    }
-    Bits own = bits_andnot(p->stones[s], bits_or(t->band_mask[0], t->band_mask[1]));
-    while (bits_any(&own))
-        si->mobility += morelli_reach_count(t, occ, bits_pop(&own));
+    si->stones = bits_count(&p->stones[s]);
+    si->mobility = p->mob[s];
+    si->reserve = p->bsum[s] - si->stones;
+    si->inner = si->stones * t->outer_band - p->bsum[s];
+    si->best_capture = 0;
     /* the best single landing for captures (they do not depend on which
      * stone lands, see internal.h) */
     Bits by_dir[MO_DIRS];
@@ -109,8 +101,7 @@ static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
             k += bits_test(&by_dir[d], to);
         if (k <= si->best_capture)
             continue;
-        Bits from = morelli_movers_to(p, s, occ, to);
-        if (bits_any(&from))
+        if (morelli_reached(p, s, occ, to))
             si->best_capture = k;
     }
 }
@@ -137,17 +128,8 @@ int morelli_evaluate(const void *pos)
     score += w[MW_INNER] * (me.inner - op.inner);
     score += w[MW_CAPTURE_NOW] * me.best_capture - w[MW_CAPTURE_THREAT] * op.best_capture;
 
-    /* frames, orbit by orbit */
-    int f3 = 0, f2 = 0;
-    for (int i = 0; i < t->norbits; i++) {
-        const Bits *orb = &t->orbit[t->orbit_cell[i]];
-        Bits mine = bits_and(*orb, p->stones[s]), theirs = bits_and(*orb, p->stones[o]);
-        int a = bits_count(&mine), b = bits_count(&theirs);
-        if (b == 0)
-            f3 += a == 3, f2 += a == 2;
-        else if (a == 0)
-            f3 -= b == 3, f2 -= b == 2;
-    }
+    /* frames, orbit by orbit (counted by make/unmake) */
+    int f3 = p->f3[s] - p->f3[o], f2 = p->f2[s] - p->f2[o];
     /* a frame's empty corner that a stone reaches: enthroning now, or
      * the opponent's threat */
     int frame_now = p->throne != s + 1 && reaches_any(p, s, &occ, morelli_frame_gaps(p, s));

@@ -73,9 +73,10 @@ int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned ca
 Bits morelli_frame_gaps(const MoPos *p, int s)
 {
     const MoTables *t = mo_tables(p);
-    Bits own = bits_and(p->stones[s], t->frame_band);
-    if (bits_count(&own) < 3)
+    /* a gap's orbit is one of the f3 orbits (3 of s's stones, no other) */
+    if (p->f3[s] == 0)
         return (Bits){{0, 0, 0}};
+    Bits own = bits_and(p->stones[s], t->frame_band);
     Bits s1 = {{0, 0, 0}}, s2 = s1, s3 = s1;
     while (bits_any(&own)) {
         int a = bits_pop(&own);
@@ -225,22 +226,10 @@ int morelli_count(const MoPos *p)
     return n;
 }
 
+/* A landing is a move in either ruleset: the landing count says it. */
 int mo_has_move(const MoPos *p)
 {
-    if (mo_placing(p))
-        return 1;
-    const MoTables *t = mo_tables(p);
-    Bits occ = mo_occupied(p);
-    Bits own = p->stones[p->stm];
-    while (bits_any(&own)) {
-        int from = bits_pop(&own);
-        if (t->band[from] < 2)
-            continue;
-        Bits r = morelli_reach(t, &occ, from);
-        if (bits_any(&r))
-            return 1;
-    }
-    return 0;
+    return mo_placing(p) || p->mob[p->stm] > 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -264,6 +253,22 @@ Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
             bits_set(&out, b);
     }
     return out;
+}
+
+/* Does a stone of side s land on the empty cell `to`?  (morelli_movers_to
+ * not empty, stopping at the first mover.) */
+int morelli_reached(const MoPos *p, int s, const Bits *occ, int to)
+{
+    const MoTables *t = mo_tables(p);
+    for (int d = 0; d < MO_DIRS; d++) {
+        Bits blk = bits_and(t->ray[to][d], *occ);
+        if (!bits_any(&blk))
+            continue;
+        int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
+        if (t->band[b] > t->band[to] && bits_test(&p->stones[s], b))
+            return 1;
+    }
+    return 0;
 }
 
 /* Appends the moves from -> to of side s that are noisy (standard: the one

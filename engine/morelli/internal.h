@@ -29,6 +29,8 @@
 #define MORELLI_MAX_MOVES 9440
 
 typedef struct MoUndo {
+    int16_t mob[2], bsum[2];
+    uint8_t f3[2], f2[2];
     uint8_t throne, stm;
 } MoUndo;
 
@@ -43,8 +45,10 @@ static inline int placement_side(int count, int pairs)
 /* make.c */
 void mo_make(MoPos *p, Move m, MoUndo *u);
 void mo_unmake(MoPos *p, Move m, const MoUndo *u);
-/* tables.c: the Zobrist key of p computed from its stones */
+/* tables.c: the Zobrist key of p computed from its stones; the key, mob
+ * and bsum of p set from its stones (after setting them up) */
 Key mo_key_scratch(const MoPos *p);
+void mo_derive(MoPos *p);
 /* gen.c: does the side to move have a legal move? */
 int mo_has_move(const MoPos *p);
 /* setup.c: the descriptor's init, from_fen and to_fen */

@@ -1,9 +1,12 @@
 /*
  * make.c -- Morelli make/unmake: placements (single stones or facing
  * pairs, by the placement schedule), slides with their captures and
- * enthronements, the Zobrist key kept up to date.
+ * enthronements, the Zobrist key, the landing counts (mob) and the band
+ * sums (bsum) kept up to date.
  */
 #include "internal.h"
+
+#include <string.h>
 
 
 /* Turns the stones m captures around its landing cell `to` to the other
@@ -22,30 +25,161 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
     return k;
 }
 
+/* ------------------------------------------------------------------------
+ * The landing counts.  A stone's landings along a ray are the cells of
+ * bands below its own up to the first occupied cell (tables.c: land_before,
+ * land_count).  When a cell x is filled or emptied, only the stones whose
+ * landing run passes x change: in each direction the first occupied cell
+ * from x, when it is a stone of a band farther out than x's (the band is
+ * convex along a line, so every cell between them is nearer the Throne).
+ * --------------------------------------------------------------------- */
+
+/* The first occupied cell of the ray from x in direction d, -1 if none. */
+static inline int first_on_ray(const MoTables *t, const Bits *occ, int x, int d)
+{
+    Bits blk = bits_and(t->ray[x][d], *occ);
+    if (!bits_any(&blk))
+        return -1;
+    return d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
+}
+
+/* The landings of the stone on y in direction d before the cell b of that
+ * ray (b < 0: the whole run). */
+static inline int landings_before(const MoTables *t, int y, int d, int b)
+{
+    if (b < 0)
+        return t->land_count[y][d];
+    int k = (d & 3) == 0 ? t->file[b] - t->file[y] : t->rank[b] - t->rank[y];
+    return t->land_before[y][d][k < 0 ? -k : k];
+}
+
+/* The cell x is filled (sign -1) or emptied (sign +1); occ without x,
+ * white the White stones among occ: the landings the stones lose or win
+ * beyond x, into mob[]. */
+static inline void mob_cell(const MoTables *t, const Bits *occ, const Bits *white, int x,
+                            int sign, int mob[2])
+{
+    int bx = t->band[x];
+    if (bx == t->outer_band)
+        return; /* no stone is farther out */
+    for (int d = 0; d < 4; d++) {
+        int a = first_on_ray(t, occ, x, d), b = first_on_ray(t, occ, x, d + 4);
+        /* a slides back along d + 4 through x on to b, and b along d */
+        if (a >= 0 && t->band[a] > bx)
+            mob[bits_test(white, a)] +=
+                sign * (landings_before(t, a, d + 4, b) - landings_before(t, a, d + 4, x));
+        if (b >= 0 && t->band[b] > bx)
+            mob[bits_test(white, b)] +=
+                sign * (landings_before(t, b, d, a) - landings_before(t, b, d, x));
+    }
+}
+
+/* The frame orbits (bands 1 .. outer-1) of the cells a slide changes:
+ * from, to and the captured stones, each orbit once, into cells[]; the
+ * count. */
+static inline int frame_orbits(const MoTables *t, Move m, int from, int to, int cells[10])
+{
+    int n = 0, cand[10], nc = 0;
+    cand[nc++] = from;
+    cand[nc++] = to;
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1)
+        cand[nc++] = to + t->delta[__builtin_ctz(c)];
+    for (int i = 0; i < nc; i++) {
+        int c = cand[i], seen = 0;
+        if (t->band[c] < 1 || t->band[c] >= t->outer_band)
+            continue;
+        for (int j = 0; j < n && !seen; j++)
+            seen = bits_test(&t->orbit[cells[j]], c);
+        if (!seen)
+            cells[n++] = c;
+    }
+    return n;
+}
+
+static void save(const MoPos *p, MoUndo *u)
+{
+    u->throne = p->throne;
+    u->stm = p->stm;
+    u->mob[0] = p->mob[0];
+    u->mob[1] = p->mob[1];
+    u->bsum[0] = p->bsum[0];
+    u->bsum[1] = p->bsum[1];
+    memcpy(u->f3, p->f3, 2);
+    memcpy(u->f2, p->f2, 2);
+}
+
+/* A placement on `to` (and its facing cell in pairs): ring cells, on
+ * nobody's landing run. */
+static void make_placement(MoPos *p, const MoTables *t, int to)
+{
+    const int s = p->stm;
+    Bits occ = mo_occupied(p);
+    bits_set(&p->stones[s], to);
+    p->key ^= morelli_zob_stone[s][to];
+    p->count++;
+    p->mob[s] = (int16_t)(p->mob[s] + morelli_reach_count(t, &occ, to));
+    p->bsum[s] = (int16_t)(p->bsum[s] + t->band[to]);
+    if (p->pairs) {
+        int o = t->opposite[to];
+        bits_set(&p->stones[s ^ 1], o);
+        p->key ^= morelli_zob_stone[s ^ 1][o];
+        p->count++;
+        p->mob[s ^ 1] = (int16_t)(p->mob[s ^ 1] + morelli_reach_count(t, &occ, o));
+        p->bsum[s ^ 1] = (int16_t)(p->bsum[s ^ 1] + t->band[o]);
+    }
+    int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
+    if (ns != s)
+        p->key ^= morelli_zob_white;
+    p->stm = (uint8_t)ns;
+}
+
 void mo_make(MoPos *p, Move m, MoUndo *u)
 {
     const MoTables *t = mo_tables(p);
     const int s = p->stm;
-    u->throne = p->throne;
-    u->stm = p->stm;
+    save(p, u);
     int to = MO_TO(m);
     if (m & MO_PLACE) {
-        bits_set(&p->stones[s], to);
-        p->key ^= morelli_zob_stone[s][to];
-        p->count++;
-        if (p->pairs) {
-            int o = t->opposite[to];
-            bits_set(&p->stones[s ^ 1], o);
-            p->key ^= morelli_zob_stone[s ^ 1][o];
-            p->count++;
-        }
-        int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
-        if (ns != s)
-            p->key ^= morelli_zob_white;
-        p->stm = (uint8_t)ns;
+        make_placement(p, t, to);
         return;
     }
     int from = MO_FROM(m);
+    int mob[2] = {p->mob[0], p->mob[1]};
+    Bits occ = mo_occupied(p), white = p->stones[1];
+    /* the stone leaves from, lands on to, the king may take the Throne,
+     * then the captured stones change sides (occupancy unchanged) */
+    bits_clear(&occ, from);
+    bits_clear(&white, from);
+    mob[s] -= morelli_reach_count(t, &occ, from);
+    mob_cell(t, &occ, &white, from, 1, mob);
+    mob_cell(t, &occ, &white, to, -1, mob);
+    bits_set(&occ, to);
+    if (s == SIDE_P2)
+        bits_set(&white, to);
+    mob[s] += morelli_reach_count(t, &occ, to);
+    if ((m & MO_ENTHRONE) && !p->throne) {
+        mob_cell(t, &occ, &white, t->centre, -1, mob);
+        bits_set(&occ, t->centre);
+    }
+    int bsum_s = p->bsum[s] + t->band[to] - t->band[from], bsum_o = p->bsum[s ^ 1];
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
+        int x = to + t->delta[__builtin_ctz(c)];
+        int r = morelli_reach_count(t, &occ, x);
+        mob[s] += r;
+        mob[s ^ 1] -= r;
+        bsum_s += t->band[x];
+        bsum_o -= t->band[x];
+    }
+    p->mob[0] = (int16_t)mob[0];
+    p->mob[1] = (int16_t)mob[1];
+    p->bsum[s] = (int16_t)bsum_s;
+    p->bsum[s ^ 1] = (int16_t)bsum_o;
+    /* the frame orbits: out before the stones change, in after */
+    int orb[10], f3[2] = {p->f3[0], p->f3[1]}, f2[2] = {p->f2[0], p->f2[1]};
+    int norb = frame_orbits(t, m, from, to, orb);
+    for (int i = 0; i < norb; i++)
+        mo_orbit_frames(p, t, orb[i], -1, f3, f2);
+
     Key k = p->key;
     bits_clear(&p->stones[s], from);
     bits_set(&p->stones[s], to);
@@ -56,6 +190,12 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
             k ^= morelli_zob_king[p->throne - 1];
         k ^= morelli_zob_king[s];
         p->throne = (uint8_t)(s + 1);
+    }
+    for (int i = 0; i < norb; i++)
+        mo_orbit_frames(p, t, orb[i], 1, f3, f2);
+    for (int i = 0; i < 2; i++) {
+        p->f3[i] = (uint8_t)f3[i];
+        p->f2[i] = (uint8_t)f2[i];
     }
     p->stm = (uint8_t)(s ^ 1);
     p->key = k ^ morelli_zob_white;
@@ -69,6 +209,12 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     if (p->stm != s)
         p->key ^= morelli_zob_white;
     p->stm = (uint8_t)s;
+    p->mob[0] = u->mob[0];
+    p->mob[1] = u->mob[1];
+    p->bsum[0] = u->bsum[0];
+    p->bsum[1] = u->bsum[1];
+    memcpy(p->f3, u->f3, 2);
+    memcpy(p->f2, u->f2, 2);
     if (m & MO_PLACE) {
         bits_clear(&p->stones[s], to);
         p->key ^= morelli_zob_stone[s][to];

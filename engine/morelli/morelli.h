@@ -87,10 +87,16 @@ extern Key morelli_zob_white;
 void morelli_tables_init(void);
 
 /*
- * The position (64 bytes, memcpy-able, no hidden padding).
+ * The position (80 bytes, memcpy-able, no hidden padding).
  * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
  * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
  * count = stones on the board; count < ring means the placement phase.
+ * Kept up to date by make/unmake for the evaluation (mo_derive() computes
+ * them from the stones): mob[s] = the landings of side s's stones (its
+ * legal moves in standard play, the sum of morelli_reach_count), bsum[s]
+ * = the sum of the bands of side s's stones, f3[s] and f2[s] = the orbits
+ * of the frame bands (1 .. outer-1) where side s has 3 stones (the fourth
+ * corner empty) or 2 (the rest empty).
  */
 typedef struct MoPos {
     Bits stones[2];
@@ -103,9 +109,14 @@ typedef struct MoPos {
     uint8_t pairs;   /* placement phase by pairs (1) or single stones (0) */
     uint8_t count;   /* stones on the board */
     uint8_t ring;    /* cells of the outer ring: 4 (N - 1) */
+    int16_t mob[2];  /* landings of each side's stones */
+    int16_t bsum[2]; /* bands of each side's stones, summed */
+    uint8_t f3[2];   /* orbits with 3 of the side's stones and no other */
+    uint8_t f2[2];   /* orbits with 2 of the side's stones and no other */
+    uint8_t spare[4]; /* always 0 */
 } MoPos;
 
-_Static_assert(sizeof(MoPos) == 64, "MoPos has no padding");
+_Static_assert(sizeof(MoPos) == 80, "MoPos has no padding");
 
 /*
  * Move layout (32 bits):
@@ -250,11 +261,27 @@ static inline int morelli_reach_count(const MoTables *t, const Bits *occ, int fr
 }
 /* The empty cells where a stone of side s would capture (by_dir[d]: those
  * capturing in direction d, emptiness aside), the stones of side s that
- * can land on the empty cell `to`, the empty cells completing a frame of
- * side s (gen.c). */
+ * can land on the empty cell `to` (and whether there is one), the empty
+ * cells completing a frame of side s (gen.c). */
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS]);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
+int morelli_reached(const MoPos *p, int s, const Bits *occ, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
+/* The orbit of the frame cell c (bands 1 .. outer-1) into f3[], f2[]
+ * (sign +1 adds it, -1 takes it out). */
+static inline void mo_orbit_frames(const MoPos *p, const MoTables *t, int c, int sign,
+                                   int f3[2], int f2[2])
+{
+    Bits b0 = bits_and(t->orbit[c], p->stones[0]), b1 = bits_and(t->orbit[c], p->stones[1]);
+    int a = bits_count(&b0), b = bits_count(&b1);
+    if (b == 0) {
+        f3[0] += sign * (a == 3);
+        f2[0] += sign * (a == 2);
+    } else if (a == 0) {
+        f3[1] += sign * (b == 3);
+        f2[1] += sign * (b == 2);
+    }
+}
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
 /* The noisy moves of p alone (captures, enthronements): exactly the moves

@@ -85,7 +85,7 @@ int mo_init(void *pos, const GameOptions *opt, char *err, size_t errlen)
         break;
     }
     p.stm = SIDE_P1;
-    p.key = mo_key_scratch(&p);
+    mo_derive(&p);
     memcpy(pos, &p, sizeof p);
     return 0;
 }
@@ -230,7 +230,7 @@ int mo_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err,
             return -1;
         }
     }
-    p.key = mo_key_scratch(&p);
+    mo_derive(&p);
     memcpy(pos, &p, sizeof p);
     return 0;
 }

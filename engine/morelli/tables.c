@@ -9,8 +9,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#include <string.h>
-
 MoTables morelli_tables[3];
 Key morelli_zob_stone[2][MO_CELLS];
 Key morelli_zob_king[2];
@@ -150,4 +148,30 @@ Key mo_key_scratch(const MoPos *p)
     if (p->stm == SIDE_P2)
         k ^= morelli_zob_white;
     return k;
+}
+
+/* spare stays 0: positions compare byte for byte */
+void mo_derive(MoPos *p)
+{
+    const MoTables *t = mo_tables(p);
+    Bits occ = mo_occupied(p);
+    p->key = mo_key_scratch(p);
+    for (int s = 0; s < 2; s++) {
+        Bits b = p->stones[s];
+        int mob = 0, bsum = 0;
+        while (bits_any(&b)) {
+            int c = bits_pop(&b);
+            mob += morelli_reach_count(t, &occ, c);
+            bsum += t->band[c];
+        }
+        p->mob[s] = (int16_t)mob;
+        p->bsum[s] = (int16_t)bsum;
+    }
+    int f3[2] = {0, 0}, f2[2] = {0, 0};
+    for (int i = 0; i < t->norbits; i++)
+        mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
+    for (int s = 0; s < 2; s++) {
+        p->f3[s] = (uint8_t)f3[s];
+        p->f2[s] = (uint8_t)f2[s];
+    }
 }
