@@ -203,6 +203,11 @@ struct game {
      * what to write to out. */
     void (*picture)(int part, const char *prev, const char *fen, const char *move, int *tally,
                     int ansi, FILE *out);
+    /* Optional (NULL: none): static ordering hints for the n legal moves
+     * mv of pos into hint[], each 0 to 255, higher first (threats made or
+     * parried); alpha-beta's picker orders the noisy and the quiet moves
+     * by them, then by history. */
+    void (*move_order)(const void *pos, const Move *mv, int n, int *hint);
 };
 
 /* The parts of Game.picture: the board's size after the game's name in the

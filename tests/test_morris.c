@@ -2,7 +2,8 @@
  * Morris family tests: the rules as positions (tests/data/morris_rules.txt),
  * FEN round trips and malformed FENs,
  * random games under every option set (unmake, incremental key, piece
- * counts, move texts), blockades the search must play for or avoid
+ * counts, move texts, the staged generators, move_legal and the ordering
+ * hints against gen_moves), blockades the search must play for or avoid
  * (tests/data/morris_blockade.txt), and the endgame tables
  * (tests/data/morris_egtb.txt): for each option set, random positions whose
  * table value must agree with the values of their children (one step of
@@ -169,6 +170,41 @@ static void fen_counts(const char *fen, int on_board[2], int hand[2])
     assert_int_equal(sscanf(c, " %c %d %d %d", &side, &hand[0], &hand[1], &rev), 4);
 }
 
+static int cmp_move(const void *a, const void *b)
+{
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The search's generators against gen_moves (sorted, n of them): gen_noisy
+ * gives exactly the removing turns, gen_quiet exactly the others;
+ * move_legal accepts every move and refuses every value one bit away that
+ * is not a move; the ordering hints are in 0..255. */
+static void check_generators(const void *pos, Move *all, int n, uint64_t *rng)
+{
+    Move part[960];
+    int hint[960];
+    qsort(all, (size_t)n, sizeof *all, cmp_move);
+    int nn = G->gen_noisy(pos, part);
+    int nq = G->gen_quiet(pos, part + nn);
+    assert_int_equal(nn + nq, n);
+    for (int i = 0; i < nn + nq; i++)
+        assert_int_equal(G->move_is_noisy(pos, part[i]) != 0, i < nn);
+    qsort(part, (size_t)n, sizeof *part, cmp_move);
+    assert_memory_equal(part, all, (size_t)n * sizeof *all);
+    G->move_order(pos, all, n, hint);
+    for (int i = 0; i < n; i++) {
+        assert_in_range(hint[i], 0, 255);
+        assert_true(G->move_legal(pos, all[i]));
+        Move m = all[i] ^ ((Move)1 << rng_below(rng, 32));
+        int listed = bsearch(&m, all, (size_t)n, sizeof m, cmp_move) != NULL;
+        assert_int_equal(G->move_legal(pos, m) != 0, listed);
+    }
+    Move r = (Move)rng_next(rng) & 0x7FFFu;
+    assert_int_equal(G->move_legal(pos, r) != 0,
+                     bsearch(&r, all, (size_t)n, sizeof r, cmp_move) != NULL);
+}
+
 static void random_games(const GameOptions *o, int games, uint64_t seed)
 {
     unsigned char pos[POS_MAX_BYTES], copy[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
@@ -187,6 +223,7 @@ static void random_games(const GameOptions *o, int games, uint64_t seed)
             assert_true(nb[0] + h[0] <= o->pieces && nb[1] + h[1] <= o->pieces);
             assert_true(nb[0] + h[0] + nb[1] + h[1] <= total_before);
             total_before = nb[0] + h[0] + nb[1] + h[1];
+            check_generators(pos, moves, n, &seed);
             Move m = moves[rng_below(&seed, (uint32_t)n)];
             game_move_str(G, pos, m, text, sizeof text);
             assert_true(game_parse_move(G, pos, text) == m);

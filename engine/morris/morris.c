@@ -94,6 +94,81 @@ int morris_gen(const void *vp, Move *mv)
     return n;
 }
 
+/* The empty points where a piece of own (the pieces of a side) would
+ * complete a line of two. */
+static inline uint32_t closing_points(const Tables *t, uint32_t own, uint32_t empty)
+{
+    uint32_t cl = 0;
+    for (int l = 0; l < t->nlines; l++) {
+        uint32_t L = t->line[l];
+        if (popcnt(own & L) == 2)
+            cl |= L & empty;
+    }
+    return cl;
+}
+
+/* The turns of gen that remove a piece (want 1: noisy) or do not (want 0:
+ * quiet), in gen's order.  A mill-closing turn removes a piece unless the
+ * opponent has none on the board; it goes to a closing point. */
+static int gen_part(const Pos *p, Move *mv, int want)
+{
+    const Tables *t = &morris_tabs[p->diag];
+    int s = p->stm;
+    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[s ^ 1]);
+    uint32_t rem = removable(t, p->bb[s ^ 1]);
+    uint32_t cl = rem ? closing_points(t, own, empty) : 0;
+    if (want && !cl)
+        return 0;
+    int n = 0, hand = p->hand[s] != 0, fly = flies(p, s);
+    for (uint32_t f = hand ? 1 : own; f; f &= f - 1) {
+        int from = hand ? -1 : lsb(f);
+        uint32_t rest = hand ? own : own & ~(1u << from);
+        uint32_t dest = hand || fly ? empty : t->adj[from] & empty;
+        if (want)
+            dest &= cl;
+        for (; dest; dest &= dest - 1) {
+            int to = lsb(dest);
+            int noisy = (cl >> to & 1) && closes_mill(t, rest, to);
+            if (noisy != want)
+                continue;
+            if (noisy)
+                for (uint32_t r = rem; r; r &= r - 1)
+                    mv[n++] = enc(from, to, lsb(r));
+            else
+                mv[n++] = enc(from, to, -1);
+        }
+    }
+    return n;
+}
+
+static int morris_gen_noisy(const void *vp, Move *mv) { return gen_part(vp, mv, 1); }
+static int morris_gen_quiet(const void *vp, Move *mv) { return gen_part(vp, mv, 0); }
+
+/* Is m, any 32-bit value, a legal turn of p? */
+static int morris_move_legal(const void *vp, Move m)
+{
+    const Pos *p = vp;
+    const Tables *t = &morris_tabs[p->diag];
+    int s = p->stm, to = mv_to(m), from = mv_from(m), rm = mv_rm(m);
+    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[s ^ 1]);
+    if ((m >> 15) || to < 0 || to >= NPTS || !(empty >> to & 1))
+        return 0;
+    if (p->hand[s]) {
+        if (from >= 0)
+            return 0;
+    } else {
+        if (from < 0 || from >= NPTS || !(own >> from & 1))
+            return 0;
+        if (!flies(p, s) && !(t->adj[from] >> to & 1))
+            return 0;
+        own &= ~(1u << from);
+    }
+    uint32_t rem = closes_mill(t, own, to) ? removable(t, p->bb[s ^ 1]) : 0;
+    if (!rem)
+        return rm == -1;
+    return rm >= 0 && rm < NPTS && (rem >> rm & 1);
+}
+
 /* Number of legal moves without listing them (perft's bulk count). */
 static int morris_count(const Pos *p)
 {
@@ -287,6 +362,10 @@ const Game game_morris = {
     .solve = morris_solve,
     .reversible_plies = morris_reversible,
     .uses_move_rule = 1,
+    .gen_noisy = morris_gen_noisy,
+    .gen_quiet = morris_gen_quiet,
+    .move_legal = morris_move_legal,
+    .move_order = morris_move_order,
     .options = morris_options,
     .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
     .side_names = {"White", "Black"},

@@ -71,70 +71,84 @@ void morris_print_weights(const int *w, const char *const *names, int n, FILE *o
     fprintf(out, "};\n");
 }
 
-static void features(const Pos *p, int s, int f[F_COUNT])
+/* A side's steps: the empty points next to its pieces (front), every
+ * point next to them (near), its steps (mobility) and its pieces without
+ * an empty neighbour. */
+typedef struct Steps {
+    uint32_t front, near;
+    int mobility, blocked;
+} Steps;
+
+static inline void steps(const Tables *t, uint32_t bb, uint32_t empty, Steps *st)
 {
-    const Tables *t = &morris_tabs[p->diag];
-    uint32_t own = p->bb[s], empty = ALL_PTS & ~(p->bb[0] | p->bb[1]);
-    memset(f, 0, sizeof(int) * F_COUNT);
+    st->front = st->near = 0;
+    st->mobility = st->blocked = 0;
+    for (; bb; bb &= bb - 1) {
+        uint32_t a = t->adj[lsb(bb)], d = a & empty;
+        st->near |= a;
+        st->front |= d;
+        st->blocked += !d;
+        st->mobility += popcnt(d);
+    }
+}
+
+/* The terms of line L for a side with c pieces on it (own its pieces):
+ * mills (sharing a piece with another: double; with a piece that can step
+ * out: runmill) and open lines of two. */
+static inline void line_terms(const Tables *t, uint32_t L, uint32_t own, uint32_t empty,
+                              uint32_t *millpts, int f[F_COUNT])
+{
+    int c = popcnt(own & L);
+    if (c == 3) {
+        if (*millpts & L)
+            f[F_DOUBLE]++; /* shares a piece with another mill */
+        *millpts |= L;
+        f[F_MILLS]++;
+        for (uint32_t q = L; q; q &= q - 1)
+            if (t->adj[lsb(q)] & empty & ~L) {
+                f[F_RUNMILL]++;
+                break;
+            }
+    } else if (c == 2 && (L & empty)) {
+        f[F_OPEN]++;
+    }
+}
+
+/* The features of side s, whose steps are st. */
+static void side_features(const Pos *p, int s, const Steps *st, int f[F_COUNT])
+{
+    int fly = p->flying && popcnt(p->bb[s]) == 3 && p->hand[s] == 0;
     f[F_PIECES] = material(p, s);
-    uint32_t millpts = 0;
-    for (int l = 0; l < t->nlines; l++) {
-        uint32_t L = t->line[l];
-        int c = popcnt(own & L);
-        if (c == 3) {
-            if (millpts & L)
-                f[F_DOUBLE]++; /* shares a piece with another mill */
-            millpts |= L;
-            f[F_MILLS]++;
-            for (uint32_t q = L; q; q &= q - 1)
-                if (t->adj[lsb(q)] & empty & ~L) {
-                    f[F_RUNMILL]++;
-                    break;
-                }
-        } else if (c == 2 && (L & empty)) {
-            f[F_OPEN]++;
-        }
-    }
-    int fly = p->flying && popcnt(own) == 3 && p->hand[s] == 0;
-    uint32_t front = 0;
-    for (uint32_t b = own; b; b &= b - 1) {
-        uint32_t d = t->adj[lsb(b)] & empty;
-        if (!d)
-            f[F_BLOCKED]++;
-        f[F_MOBILITY] += popcnt(d);
-        front |= d;
-    }
-    f[F_FRONTIER] = popcnt(front);
-    if (p->hand[0] || p->hand[1])
-        f[F_STUCK] = own && f[F_FRONTIER] <= p->hand[s ^ 1];
-    else
-        f[F_STUCK] = !fly && !front;
+    f[F_MOBILITY] = st->mobility;
+    f[F_BLOCKED] = fly ? 0 : st->blocked;
+    f[F_FRONTIER] = popcnt(st->front);
     if (fly)
-        f[F_BLOCKED] = f[F_STUCK] = 0;
+        f[F_STUCK] = 0;
+    else if (p->hand[0] || p->hand[1])
+        f[F_STUCK] = p->bb[s] && f[F_FRONTIER] <= p->hand[s ^ 1];
+    else
+        f[F_STUCK] = !st->front;
 }
 
 /*
  * Can the side to move wall the opponent in with one step (a blockade one
  * ply early)?  In the moving phase, against a side that does not fly: the
- * opponent's pieces have at most one empty point next to them, and one of
- * ours can step (or fly) there from a point next to none of theirs (so the
- * step frees nothing) without closing a mill (a removal could free them).
+ * opponent's pieces (whose steps are os) have at most one empty point next
+ * to them, and one of ours can step (or fly) there from a point next to
+ * none of theirs (so the step frees nothing) without closing a mill (a
+ * removal could free them).
  */
-static int blockade_in_one(const Pos *p)
+static int blockade_in_one(const Pos *p, const Steps *os)
 {
     int s = p->stm, o = s ^ 1;
     if ((p->hand[0] | p->hand[1]) || flies(p, o))
         return 0;
     const Tables *t = &morris_tabs[p->diag];
-    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[o]), front = 0, near = 0;
-    for (uint32_t b = p->bb[o]; b; b &= b - 1) {
-        near |= t->adj[lsb(b)];
-        front |= t->adj[lsb(b)] & empty;
-    }
+    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[o]), front = os->front;
     if (front & (front - 1))
         return 0; /* two exits or more */
     int fly = flies(p, s);
-    for (uint32_t b = own & ~near; b; b &= b - 1) {
+    for (uint32_t b = own & ~os->near; b; b &= b - 1) {
         int from = lsb(b);
         uint32_t rest = own & ~(1u << from);
         /* Onto their one exit; or, when they have none, anywhere. */
@@ -151,19 +165,106 @@ static int blockade_in_one(const Pos *p)
 int morris_evaluate(const void *vp)
 {
     const Pos *p = vp;
-    int s = p->stm, tb;
+    int s = p->stm, o = s ^ 1, tb;
     if (morris_egtb_eval(p, &tb))
         return tb;
-    if (blockade_in_one(p))
+    const Tables *t = &morris_tabs[p->diag];
+    uint32_t empty = ALL_PTS & ~(p->bb[0] | p->bb[1]);
+    Steps st[2];
+    steps(t, p->bb[s], empty, &st[0]);
+    steps(t, p->bb[o], empty, &st[1]);
+    if (blockade_in_one(p, &st[1]))
         return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
-    int a[F_COUNT], b[F_COUNT];
-    features(p, s, a);
-    features(p, s ^ 1, b);
+    int a[F_COUNT] = {0}, b[F_COUNT] = {0};
+    uint32_t ma = 0, mb = 0;
+    for (int l = 0; l < t->nlines; l++) {
+        uint32_t L = t->line[l];
+        line_terms(t, L, p->bb[s], empty, &ma, a);
+        line_terms(t, L, p->bb[o], empty, &mb, b);
+    }
+    side_features(p, s, &st[0], a);
+    side_features(p, o, &st[1], b);
     int phase = (p->hand[0] || p->hand[1]) ? 0 : (flies(p, 0) || flies(p, 1)) ? 2 : 1;
     int v = 0;
     for (int i = 0; i < F_COUNT; i++)
         v += eval_weight[phase][i] * (a[i] - b[i]);
     return v;
+}
+
+/*
+ * Ordering hints (Game.move_order): threats.  A turn that puts a piece on
+ * the point where the opponent would close a mill (a block), that leaves a
+ * line of two of ours with an empty third point we can reach next turn (a
+ * threat: a piece stepping out of a mill it can close again is one), or
+ * that removes a piece of a line of two, scores up; one that steps off a
+ * point where the opponent would close a mill scores down.
+ */
+#define ORD_BLOCK 8        /* onto the opponent's closing point */
+#define ORD_BLOCK_NEAR 16  /* ... which it could reach next turn */
+#define ORD_THREAT 8       /* a closing point of ours we can reach */
+#define ORD_THREAT_FREE 16 /* ... which the opponent cannot reach */
+
+typedef struct OrderCtx {
+    const Tables *t;
+    int s;
+    uint32_t own, opp;
+} OrderCtx;
+
+/* Side s's pieces bb (hand: its pieces in hand after the turn): can one of
+ * them come onto the empty point e next turn without leaving the line pm? */
+static inline int reach(const OrderCtx *c, const Pos *p, int s, int hand, uint32_t bb, int e,
+                        uint32_t pm)
+{
+    return hand || (p->flying && !p->hand[s] && popcnt(bb) == 3) || (c->t->adj[e] & bb & ~pm);
+}
+
+static int order_one(const Pos *p, const OrderCtx *c, Move m)
+{
+    const Tables *t = c->t;
+    int s = c->s, o = s ^ 1, to = mv_to(m), from = mv_from(m), rm = mv_rm(m);
+    uint32_t own2 = (c->own | (1u << to)) & ~(from >= 0 ? 1u << from : 0);
+    uint32_t opp2 = rm >= 0 ? c->opp & ~(1u << rm) : c->opp;
+    uint32_t empty2 = ALL_PTS & ~(own2 | opp2);
+    int hs = p->hand[s] - (from < 0), ho = p->hand[o];
+    int v = 32;
+    for (int k = 0; k < t->npm[to]; k++) {
+        uint32_t pm = t->pmill[to][k];
+        if ((opp2 & pm) == pm) { /* a block */
+            v += ORD_BLOCK + (reach(c, p, o, ho, opp2, to, pm) ? ORD_BLOCK_NEAR : 0);
+        } else if (popcnt(own2 & pm) == 1 && (empty2 & pm)) {
+            int e = lsb(empty2 & pm);
+            if (reach(c, p, s, hs, own2, e, pm | (1u << to)))
+                v += ORD_THREAT + (reach(c, p, o, ho, opp2, e, 0) ? 0 : ORD_THREAT_FREE);
+        }
+    }
+    if (from >= 0)
+        for (int k = 0; k < t->npm[from]; k++) {
+            uint32_t pm = t->pmill[from][k];
+            if ((own2 & pm) == pm) { /* out of a mill: back next turn? */
+                if (reach(c, p, s, hs, own2, from, pm))
+                    v += ORD_THREAT + (reach(c, p, o, ho, opp2, from, 0) ? 0 : ORD_THREAT_FREE);
+            } else if ((opp2 & pm) == pm &&
+                       reach(c, p, o, ho, opp2, from, pm)) {
+                v -= ORD_BLOCK_NEAR; /* lets them close a mill */
+            }
+        }
+    if (rm >= 0)
+        for (int k = 0; k < t->npm[rm]; k++) {
+            uint32_t pm = t->pmill[rm][k];
+            if (popcnt(c->opp & pm) == 1 && (empty2 & pm))
+                v += ORD_BLOCK; /* breaks a line of two */
+        }
+    return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+void morris_move_order(const void *vp, const Move *mv, int n, int *hint)
+{
+    const Pos *p = vp;
+    OrderCtx c = {.t = &morris_tabs[p->diag], .s = p->stm};
+    c.own = p->bb[c.s];
+    c.opp = p->bb[c.s ^ 1];
+    for (int i = 0; i < n; i++)
+        hint[i] = order_one(p, &c, mv[i]);
 }
 
 int morris_noisy(const void *vp, Move m)

@@ -164,6 +164,7 @@ int morris_evaluate(const void *pos);
 int morris_weight_table(int **w, const char *const **names);
 void morris_print_weights(const int *w, const char *const *names, int n, FILE *out);
 int morris_noisy(const void *pos, Move m);
+void morris_move_order(const void *pos, const Move *mv, int n, int *hint);
 Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 
 /* morris_egtb.c (the rest is in morris.h).  A table value as an evaluation:

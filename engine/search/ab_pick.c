@@ -83,13 +83,19 @@ void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
 static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n, int killers)
 {
     const int *hist = t->hist[pk->stm];
-    int k = 0;
+    int hint = t->g->move_order != NULL, k = 0;
+    if (hint)
+        t->g->move_order(t->pos, mv, n, ord);
     for (int i = 0; i < n; i++) {
         Move m = mv[i];
         if (m == pk->tt || (killers && (m == pk->killer[0] || m == pk->killer[1])))
             continue;
         mv[k] = m;
-        ord[k] = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
+        if (hint) /* hint (8 bits), history (16), generator order (4) */
+            ord[k] = (ord[i] << 20) + (hist[hist_slot(m)] + HIST_MAX) * 16 +
+                     (15 - (i < 15 ? i : 15));
+        else
+            ord[k] = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
         k++;
     }
     return k;
