@@ -1,4 +1,4 @@
-/* Engine processes on pipes: see engine_proc.h. */
+/* Engine processes on pipes and sockets: see engine_proc.h. */
 #include "engine_proc.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,29 @@ void engine_proc_init(EngineProc *e)
     e->eof = 0;
     e->read_ms = e->line_ms = 0;
     e->drained = 0;
+    e->stamped = 0;
+    e->spill = NULL;
+    e->spill_len = e->spill_off = 0;
+}
+
+/* The engine's output end: a socket whose records the kernel stamps with the
+ * time the engine wrote them (SO_TIMESTAMPNS), else a pipe.  0 or -1. */
+static int output_channel(int fds[2], int *stamped)
+{
+    *stamped = 0;
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) == 0) {
+        int on = 1;
+        if (setsockopt(fds[0], SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0) {
+            /* Room for the largest write an engine's stdio makes in one go. */
+            int room = 1 << 20;
+            setsockopt(fds[1], SOL_SOCKET, SO_SNDBUF, &room, sizeof room);
+            *stamped = 1;
+            return 0;
+        }
+        close(fds[0]);
+        close(fds[1]);
+    }
+    return pipe2(fds, O_CLOEXEC);
 }
 
 int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
@@ -44,7 +68,8 @@ int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         return -1;
     }
-    if (pipe2(out, O_CLOEXEC) != 0) {
+    int stamped;
+    if (output_channel(out, &stamped) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         close(in[0]);
         close(in[1]);
@@ -84,6 +109,7 @@ int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
     e->pid = pid;
     e->to_fd = in[1];
     e->from_fd = out[0];
+    e->stamped = stamped;
     return 0;
 }
 
@@ -131,10 +157,90 @@ static void take_line(EngineProc *e, size_t nl, size_t skip, char *line, size_t 
     e->line_ms = e->read_ms;
 }
 
-/* One read() of what the pipe holds; wait_ms as poll() takes it. Returns 0,
- * or -1 when nothing came within wait_ms. */
+/* The monotonic time of a kernel stamp (CLOCK_REALTIME), never later than
+ * now nor earlier than a minute before it (a step of the wall clock cannot
+ * move a line far). */
+static int64_t stamp_ms(const struct timespec *ts)
+{
+    struct timespec real;
+    int64_t now = engine_now_ms();
+    if (clock_gettime(CLOCK_REALTIME, &real) != 0)
+        return now;
+    int64_t ago = ((int64_t)real.tv_sec - ts->tv_sec) * 1000 +
+                  ((int64_t)real.tv_nsec - ts->tv_nsec) / 1000000;
+    return now - (ago < 0 ? 0 : ago > 60000 ? 60000 : ago);
+}
+
+/* Moves what the spill holds (the rest of a record larger than buf's room)
+ * into buf; the spill is freed once empty. */
+static void unspill(EngineProc *e)
+{
+    size_t room = sizeof e->buf - e->len, n = e->spill_len - e->spill_off;
+    if (n > room)
+        n = room;
+    memcpy(e->buf + e->len, e->spill + e->spill_off, n);
+    e->len += n;
+    e->spill_off += n;
+    if (e->spill_off == e->spill_len) {
+        free(e->spill);
+        e->spill = NULL;
+        e->spill_len = e->spill_off = 0;
+    }
+}
+
+/* One record of the socket into buf (the part that does not fit into the
+ * spill), read_ms from its kernel stamp.  0, or -1 at its end. */
+static int take_record(EngineProc *e)
+{
+    char probe;
+    ssize_t size = recv(e->from_fd, &probe, 1, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+    if (size < 0)
+        return errno == EINTR || errno == EAGAIN ? 0 : -1;
+    size_t room = sizeof e->buf - e->len;
+    char *into = e->buf + e->len;
+    if ((size_t)size > room && !(into = e->spill = malloc((size_t)size)))
+        return -1;
+    char control[CMSG_SPACE(sizeof(struct timespec))];
+    struct iovec iov = {into, (size_t)size > room ? (size_t)size : room};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                         .msg_controllen = sizeof control};
+    ssize_t got = recvmsg(e->from_fd, &msg, MSG_DONTWAIT);
+    if (got < 0) {
+        free(e->spill);
+        e->spill = NULL;
+        return errno == EINTR || errno == EAGAIN ? 0 : -1;
+    }
+    if (got == 0) {
+        free(e->spill);
+        e->spill = NULL;
+        /* An empty record, or the end: only a hang-up tells them apart. */
+        struct pollfd p = {.fd = e->from_fd, .events = POLLRDHUP};
+        return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP)) ? -1 : 0;
+    }
+    e->read_ms = engine_now_ms();
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
+            struct timespec ts;
+            memcpy(&ts, CMSG_DATA(c), sizeof ts);
+            e->read_ms = stamp_ms(&ts);
+        }
+    if (e->spill) {
+        e->spill_len = (size_t)got;
+        unspill(e);
+    } else {
+        e->len += (size_t)got;
+    }
+    return 0;
+}
+
+/* One read() of what the pipe holds (one record of a socket); wait_ms as
+ * poll() takes it. Returns 0, or -1 when nothing came within wait_ms. */
 static int fill(EngineProc *e, int wait_ms)
 {
+    if (e->spill) {
+        unspill(e);
+        return 0;
+    }
     struct pollfd p = {.fd = e->from_fd, .events = POLLIN};
     int r = poll(&p, 1, wait_ms);
     if (r < 0 && errno == EINTR)
@@ -145,6 +251,20 @@ static int fill(EngineProc *e, int wait_ms)
     }
     if (r == 0)
         return -1;
+    if (e->stamped) {
+        /* All the records waiting, as a read() of a pipe takes all its
+         * bytes (up to buf's room). */
+        for (;;) {
+            if (take_record(e) != 0) {
+                e->eof = 1;
+                break;
+            }
+            struct pollfd more = {.fd = e->from_fd, .events = POLLIN};
+            if (e->spill || e->len == sizeof e->buf || poll(&more, 1, 0) <= 0)
+                break;
+        }
+        return 0;
+    }
     ssize_t got = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
     if (got < 0 && errno == EINTR)
         return 0;
@@ -214,6 +334,7 @@ void engine_proc_kill(EngineProc *e)
         close(e->to_fd);
     if (e->from_fd >= 0)
         close(e->from_fd);
+    free(e->spill);
     engine_proc_init(e);
 }
 

@@ -264,14 +264,13 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
                          : tc->type == TC_MOVETIME ? tc->movetime_ms
                                                    : -1;
         /* The engine's time runs from the moment go is written: the runner's
-         * own work before (the position line) and after (the move's arrival
-         * is stamped by the reader) is not charged to it. */
+         * own work before (the position line) and after (the move carries
+         * the kernel's stamp of its writing) is not charged to it. */
         int64_t t0 = 0, deadline = 0;
-        int sent = engine_proc_send(&p->proc, poscmd.s) == 0;
+        int sent = engine_proc_send(&p->proc, poscmd.s) == 0 && engine_proc_send(&p->proc, cmd) == 0;
         if (sent) {
-            t0 = engine_now_ms();
+            t0 = engine_now_ms(); /* go is in the engine's pipe */
             deadline = t0 + (info.budget_ms >= 0 ? info.budget_ms + c->margin_ms : c->timeout_ms);
-            sent = engine_proc_send(&p->proc, cmd) == 0;
         }
         if (!sent) {
             player_drop(p);

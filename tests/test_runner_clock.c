@@ -28,16 +28,16 @@ static void test_late_runner(void **state)
     (void)state;
     EngineProc e;
     char err[256], line[256];
+    int64_t t0 = engine_now_ms();
     assert_int_equal(engine_proc_start(&e, "printf 'info depth 1\\nbestmove a1\\n'; sleep 5",
                                        err, sizeof err), 0);
-    int64_t t0 = engine_now_ms();
     nap_ms(300);
     int64_t deadline = t0 + 100;
     assert_int_equal(engine_proc_readline(&e, line, sizeof line, deadline), 1);
     assert_string_equal(line, "info depth 1");
     assert_int_equal(engine_proc_readline(&e, line, sizeof line, deadline), 1);
     assert_string_equal(line, "bestmove a1");
-    assert_true(e.line_ms >= t0);
+    assert_true(e.line_ms + 2 >= t0); /* a kernel stamp, to the ms */
     /* Nothing more came: the deadline holds, at once. */
     int64_t before = engine_now_ms();
     assert_int_equal(engine_proc_readline(&e, line, sizeof line, deadline), 0);
@@ -63,6 +63,46 @@ static void test_stamp_is_arrival(void **state)
     engine_proc_kill(&e);
 }
 
+/* A line's time is when the engine wrote it: read a second later, it still
+ * carries the moment of its writing (the kernel's stamp). */
+static void test_stamp_is_writing(void **state)
+{
+    (void)state;
+    EngineProc e;
+    char err[256], line[256];
+    assert_int_equal(engine_proc_start(&e, "echo bestmove a1; sleep 5", err, sizeof err), 0);
+    nap_ms(1000);
+    int64_t looked = engine_now_ms();
+    assert_int_equal(engine_proc_readline(&e, line, sizeof line, -1), 1);
+    assert_string_equal(line, "bestmove a1");
+    assert_true(e.line_ms <= looked - 500);
+    engine_proc_kill(&e);
+}
+
+/* Output larger than the runner's line buffer in one write: the long line is
+ * cut, nothing after it is lost. */
+static void test_long_write(void **state)
+{
+    (void)state;
+    EngineProc e;
+    char err[256], line[256];
+    /* One write() of 30 kB (perl is part of every Debian). */
+    assert_int_equal(engine_proc_start(&e,
+                                       "perl -e 'syswrite STDOUT, \"info string \" . \"x\" x 30000 "
+                                       ". \"\\nbestmove a1\\n\"'",
+                                       err, sizeof err), 0);
+    int64_t deadline = engine_now_ms() + 10000;
+    int r, lines = 0, best = 0;
+    while ((r = engine_proc_readline(&e, line, sizeof line, deadline)) == 1) {
+        lines++;
+        best |= strcmp(line, "bestmove a1") == 0;
+    }
+    assert_int_equal(r, -1); /* its end, not the deadline */
+    assert_true(best);
+    assert_true(lines >= 2);
+    engine_proc_kill(&e);
+}
+
 /* A flood past the deadline: a bounded number of lines, then 0. */
 static void test_flood_bounded(void **state)
 {
@@ -85,6 +125,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_late_runner),
         cmocka_unit_test(test_stamp_is_arrival),
+        cmocka_unit_test(test_stamp_is_writing),
+        cmocka_unit_test(test_long_write),
         cmocka_unit_test(test_flood_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
