@@ -164,6 +164,11 @@ struct game {
      * one legal move for a light playout, chosen without a move list;
      * MOVE_NONE only when there is no legal move. */
     Move (*playout_step)(const void *pos, uint64_t *rng);
+    /* Optional (NULL: playouts go by playout_step or playout_move): plays
+     * pos out by the game's light policy, at most cap plies, and leaves the
+     * last position in pos; returns its result, RESULT_NONE when the cap
+     * came first.  Only for games without repetitions and move rules. */
+    int (*playout)(void *pos, uint64_t *rng, int cap);
 
     /* The game's options (options.h): option_count of them, each with the
      * GameOptions field its value lives in. */

@@ -10,7 +10,11 @@
  *   - the position make leaves is byte for byte the one its FEN reads
  *     back to (the state make keeps up to date for the evaluation, the
  *     landing counts and band sums, equals the one computed from scratch),
- *     and evaluates the same.
+ *     and evaluates the same;
+ *   - a whole playout (playout, which keeps its own data through the
+ *     playout) plays the same moves as playout_step from the same draws,
+ *     each of them a generated move, and ends where the game ends (or at
+ *     its cap).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,8 +42,37 @@ static int in_list(const Move *sorted, int n, Move m)
 }
 
 typedef struct Counts {
-    long positions, moves, noisy, probes;
+    long positions, moves, noisy, probes, playouts, playout_plies;
 } Counts;
+
+/* G->playout from pos with cap plies against playout_step + make from the
+ * same draws: the same end position and draws, every move generated, the
+ * result the game's. */
+static void check_playout(const void *pos, Move *list, uint64_t *rng, int cap, Counts *k)
+{
+    unsigned char a[POS_MAX_BYTES], b[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    memcpy(a, pos, G->pos_size);
+    memcpy(b, pos, G->pos_size);
+    uint64_t ra = rng_next(rng), rb = ra;
+    int res = G->playout(a, &ra, cap);
+    for (int ply = 0; ply < cap; ply++) {
+        Move m = G->playout_step(b, &rb);
+        if (m == MOVE_NONE)
+            break;
+        int n = G->gen_moves(b, list);
+        int found = 0;
+        for (int i = 0; i < n && !found; i++)
+            found = list[i] == m;
+        assert_true(found);
+        G->make(b, m, undo);
+        k->playout_plies++;
+    }
+    assert_memory_equal(a, b, G->pos_size);
+    assert_true(ra == rb);
+    assert_int_equal(res, G->result(b));
+    assert_true(G->key(a) == G->key_from_scratch(a));
+    k->playouts++;
+}
 
 static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rng, Counts *k)
 {
@@ -88,6 +121,9 @@ static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rn
             assert_true(in_list(all, n, G->playout_step(pos, rng)));
     else
         assert_int_equal(G->playout_step(pos, rng), MOVE_NONE);
+    /* a whole playout from one position in 16, capped or not */
+    if ((k->positions & 15) == 0)
+        check_playout(pos, noisy, rng, rng_below(rng, 2) ? 1000 : 1 + (int)rng_below(rng, 40), k);
     k->positions++;
     k->moves += n;
     k->noisy += nn;
@@ -113,6 +149,7 @@ static void test_generators_agree(void **state)
     assert_non_null(G->gen_quiet);
     assert_non_null(G->move_legal);
     assert_non_null(G->playout_step);
+    assert_non_null(G->playout);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move *all = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *noisy = malloc(sizeof(Move) * (size_t)G->max_moves);
@@ -120,7 +157,7 @@ static void test_generators_agree(void **state)
     assert_true(all && noisy && pick);
     char line[256], err[256];
     FILE *f = td_open("morelli_gen.txt");
-    Counts k = {0, 0, 0, 0};
+    Counts k = {0, 0, 0, 0, 0, 0};
     int rows = 0;
     while (td_next_line(f, line, sizeof line, NULL)) {
         GameOptions opt;
@@ -153,11 +190,13 @@ static void test_generators_agree(void **state)
     free(all);
     free(noisy);
     free(pick);
-    print_message("%d rows: %ld positions, %ld moves (%ld noisy), %ld illegal-value probes\n",
-                  rows, k.positions, k.moves, k.noisy, k.probes);
+    print_message("%d rows: %ld positions, %ld moves (%ld noisy), %ld illegal-value probes, "
+                  "%ld playouts (%ld plies)\n",
+                  rows, k.positions, k.moves, k.noisy, k.probes, k.playouts, k.playout_plies);
     assert_true(rows >= 30);
     assert_true(k.positions > 1000);
     assert_true(k.noisy > 1000);
+    assert_true(k.playouts > 100);
 }
 
 int main(void)

@@ -371,6 +371,7 @@ const Game game_morelli = {
     .gen_quiet = mo_gen_quiet,
     .move_legal = mo_move_legal,
     .playout_step = morelli_playout_step,
+    .playout = morelli_playout,
     .options = mo_options,
     .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
     .side_names = {"Black", "White"},

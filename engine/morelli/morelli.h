@@ -299,6 +299,7 @@ int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned ca
  * the playout policy over the full move list. */
 Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 Move morelli_playout_step(const void *pos, uint64_t *rng);
+int morelli_playout(void *pos, uint64_t *rng, int cap);
 
 /* eval.c: the weights of the evaluation, in one table (MoWeight names
  * the entries) so that a tuner can change them. */

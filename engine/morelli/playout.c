@@ -1,16 +1,33 @@
 /*
  * playout.c -- the playout policies of MCTS.  morelli_playout_move picks
- * from the full move list (MCTSPolicy=full without the light step); the
- * light step, morelli_playout_step, chooses one move of the side to move
- * without generating the move list.  Most of the time the
- * noisy moves alone (morelli_gen_noisy: enthronements first, else the
- * moves that capture most) are looked at; otherwise, and when there is no
- * noisy move, a random stone that can move and then a random landing cell
- * of it (the move as the rules make it: all its captures in standard,
- * its enthronement when it completes a frame).  The placement phase picks
- * a random empty cell of the outer ring.
+ * from the full move list (used only when a game has no light step);
+ * the light policy chooses one move of the side to move without
+ * generating the move list:
+ *   - 80% of the time it looks for an enthronement and takes one when
+ *     there is one: the frames three quarters full (kept as counts per
+ *     orbit through a playout) give the cells that complete them, by
+ *     landing on the empty fourth corner or by capturing the adverse stone
+ *     there, and the stones that reach those cells;
+ *   - 65% of the time (of the same draw) it looks for a capture: the
+ *     landing cells that capture (by direction shifts), most captures
+ *     first; a random cell of the best class and a random stone reaching
+ *     it, other cells of the class while the cell drawn has none;
+ *   - otherwise, and when nothing is found, a random stone that can move
+ *     and a random landing cell of it.
+ * The move is always the one the rules make (all its captures, its
+ * enthronement when it completes a frame).  No legal move: the stone draw
+ * finds none, which ends the playout.  The placement phase picks a random
+ * empty cell of the outer ring.  morelli_playout plays a whole playout
+ * with the orbit counts kept up to date; morelli_playout_step is one step
+ * from counts made afresh (the two draw the same moves).
  */
 #include "internal.h"
+
+#include <pthread.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+#include <string.h>
 
 /* The k-th (from 0) set bit of a set with more than k bits. */
 static int bits_nth(Bits b, int k)
@@ -19,8 +36,12 @@ static int bits_nth(Bits b, int k)
         int c = __builtin_popcountll(b.w[w]);
         if (k < c) {
             uint64_t x = b.w[w];
+#ifdef __BMI2__
+            x = _pdep_u64((uint64_t)1 << k, x);
+#else
             while (k-- > 0)
                 x &= x - 1;
+#endif
             return w * 64 + __builtin_ctzll(x);
         }
         k -= c;
@@ -28,14 +49,34 @@ static int bits_nth(Bits b, int k)
     return -1;
 }
 
+/* The cells below index i (0 <= i < 192). */
+static Bits bits_below(int i)
+{
+    Bits b;
+    for (int w = 0; w < 3; w++) {
+        int k = i - 64 * w;
+        b.w[w] = k >= 64 ? ~(uint64_t)0 : k <= 0 ? 0 : ((uint64_t)1 << k) - 1;
+    }
+    return b;
+}
+
+/* A random cell of a non-empty set. */
+static int bits_random(Bits b, uint64_t *rng)
+{
+    return bits_nth(b, (int)rng_below(rng, (uint32_t)bits_count(&b)));
+}
+
+/* ------------------------------------------------------------------------
+ * The policy over the full move list
+ * --------------------------------------------------------------------- */
+
 /*
  * One pass over moves[0..n) (placements end it): a random enthroning move
  * into *en and a random one of the moves that capture most into *cap
  * (reservoir sampling, one draw per candidate; a move that captures
- * nothing is a candidate only when zero_ok).  Either may stay MOVE_NONE.
+ * nothing is not a candidate).  Either may stay MOVE_NONE.
  */
-static void pick_noisy(const Move *moves, int n, int zero_ok, uint64_t *rng, Move *en,
-                       Move *cap)
+static void pick_noisy(const Move *moves, int n, uint64_t *rng, Move *en, Move *cap)
 {
     int n_en = 0, n_best = 0, best = 0;
     *en = *cap = MOVE_NONE;
@@ -49,7 +90,7 @@ static void pick_noisy(const Move *moves, int n, int zero_ok, uint64_t *rng, Mov
             continue;
         }
         int k = __builtin_popcount(MO_CAPS(m));
-        if ((k == 0 && !zero_ok) || k < best)
+        if (k == 0 || k < best)
             continue;
         if (k > best) {
             best = k;
@@ -71,7 +112,7 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
     if (n <= 0)
         return MOVE_NONE;
     Move en, cap;
-    pick_noisy(moves, n, 0, rng, &en, &cap);
+    pick_noisy(moves, n, rng, &en, &cap);
     uint32_t roll = rng_below(rng, 100);
     if (en != MOVE_NONE && roll < 90)
         return en;
@@ -80,51 +121,328 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
     return moves[rng_below(rng, (uint32_t)n)];
 }
 
-/* A random stone of the side to move that can move, a random landing
- * cell of it, the move as the rules make it. */
-static Move random_slide(const MoPos *p, uint64_t *rng)
+/* ------------------------------------------------------------------------
+ * The light policy
+ * --------------------------------------------------------------------- */
+
+#define NO_ORBIT 0xFF
+
+/* orbit_of[sz][c]: the index (0 .. norbits-1) of the orbit of a cell of the
+ * frame bands, NO_ORBIT elsewhere; on_path[sz][x]: the cells c with x on a
+ * path of c (path[c][d], where a stone on c can be blocked); lands_on[sz][x]:
+ * the cells c with x among their landing cells when nothing blocks. */
+static uint8_t orbit_of[3][MO_CELLS];
+static Bits on_path[3][MO_CELLS], lands_on[3][MO_CELLS];
+
+static void play_tables_once(void)
 {
-    const MoTables *t = mo_tables(p);
-    const int s = p->stm;
-    Bits occ = mo_occupied(p);
-    Bits cand = bits_andnot(p->stones[s], bits_or(t->band_mask[0], t->band_mask[1]));
-    while (bits_any(&cand)) {
-        int from = bits_nth(cand, (int)rng_below(rng, (uint32_t)bits_count(&cand)));
-        Bits r = morelli_reach(t, &occ, from);
-        if (!bits_any(&r)) {
-            bits_clear(&cand, from); /* it cannot move: draw again */
-            continue;
+    morelli_tables_init();
+    for (int sz = 0; sz < 3; sz++) {
+        const MoTables *t = &morelli_tables[sz];
+        for (int c = 0; c < MO_CELLS; c++)
+            orbit_of[sz][c] = NO_ORBIT;
+        for (int c = 0; c < t->cells; c++)
+            for (int d = 0; d < MO_DIRS; d++) {
+                Bits x = t->path[c][d], y = t->land[c][d];
+                while (bits_any(&x))
+                    bits_set(&on_path[sz][bits_pop(&x)], c);
+                while (bits_any(&y))
+                    bits_set(&lands_on[sz][bits_pop(&y)], c);
+            }
+        for (int k = 0; k < t->norbits; k++) {
+            Bits o = t->orbit[t->orbit_cell[k]];
+            while (bits_any(&o))
+                orbit_of[sz][bits_pop(&o)] = (uint8_t)k;
         }
-        int to = bits_nth(r, (int)rng_below(rng, (uint32_t)bits_count(&r)));
-        unsigned caps = morelli_captures(p, s, to);
-        Move m = MO_MAKE(from, to, caps);
-        if (p->throne != s + 1 && morelli_completes_frame(p, s, from, to, caps))
-            m |= MO_ENTHRONE;
+    }
+}
+
+/* A playout's state: the position; per side the stones of each orbit of
+ * the frame bands and the orbits holding exactly three; stones (either
+ * colour) known to have no landing cell.  A stone stays unable to move
+ * until a stone leaves a cell of its paths (captures only change colours):
+ * making a move forgets the stones with the cell it leaves on a path. */
+typedef struct MoPlay {
+    MoPos *p;
+    const MoTables *t;
+    const uint8_t *oid;
+    const Bits *on_path, *lands_on;
+    Bits stuck;
+    uint8_t cnt[2][64];
+    uint64_t three[2];
+} MoPlay;
+
+static inline void orbit_add(MoPlay *st, int s, int c, int delta)
+{
+    int k = st->oid[c];
+    if (k == NO_ORBIT)
+        return;
+    int v = st->cnt[s][k] += (uint8_t)delta;
+    st->three[s] = (st->three[s] & ~((uint64_t)1 << k)) | ((uint64_t)(v == 3) << k);
+}
+
+static void play_init(MoPlay *st, MoPos *p)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, play_tables_once);
+    st->p = p;
+    st->t = mo_tables(p);
+    st->oid = orbit_of[p->sz];
+    st->on_path = on_path[p->sz];
+    st->lands_on = lands_on[p->sz];
+    st->stuck = (Bits){{0, 0, 0}};
+    memset(st->cnt, 0, sizeof st->cnt);
+    st->three[0] = st->three[1] = 0;
+    for (int s = 0; s < 2; s++) {
+        Bits b = bits_and(p->stones[s], st->t->frame_band);
+        while (bits_any(&b))
+            orbit_add(st, s, bits_pop(&b), 1);
+    }
+}
+
+/* Makes m (a slide of the side to move) and keeps the counts. */
+static void play_make(MoPlay *st, Move m)
+{
+    const int s = st->p->stm;
+    int from = MO_FROM(m), to = MO_TO(m);
+    st->stuck = bits_andnot(st->stuck, st->on_path[from]);
+    orbit_add(st, s, from, -1);
+    orbit_add(st, s, to, 1);
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
+        int x = to + st->t->delta[__builtin_ctz(c)];
+        orbit_add(st, s ^ 1, x, -1);
+        orbit_add(st, s, x, 1);
+    }
+    MoUndo u;
+    mo_make(st->p, m, &u);
+}
+
+/* The move from -> to of side s taking caps (all its captures) as the
+ * rules make it: without captures it enthrones when the landing cell is the
+ * gap of an orbit three quarters s's (the stone comes from a band farther
+ * out, so not from that orbit). */
+static Move slide_caps(const MoPlay *st, int s, int from, int to, unsigned caps)
+{
+    const MoPos *p = st->p;
+    Move m = MO_MAKE(from, to, caps);
+    if (p->throne == s + 1)
         return m;
+    int en;
+    if (caps) {
+        en = morelli_completes_frame(p, s, from, to, caps);
+    } else {
+        int k = st->oid[to];
+        en = k != NO_ORBIT && ((st->three[s] >> k) & 1);
+    }
+    return en ? m | MO_ENTHRONE : m;
+}
+
+static Move slide(const MoPlay *st, int s, int from, int to)
+{
+    return slide_caps(st, s, from, to, morelli_captures(st->p, s, to));
+}
+
+/* A random enthroning move among those that complete a frame three
+ * quarters full (reservoir over the (stone, cell) pairs), or MOVE_NONE. */
+static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
+{
+    const MoPos *p = st->p;
+    const MoTables *t = st->t;
+    const int s = p->stm;
+    Move pick = MOVE_NONE;
+    uint32_t seen = 0;
+    for (uint64_t k3 = st->three[s]; k3; k3 &= k3 - 1) {
+        Bits miss = bits_andnot(t->orbit[t->orbit_cell[__builtin_ctzll(k3)]], p->stones[s]);
+        int x = bits_lowest(&miss);
+        /* the landing cells: x itself when empty, else (x is adverse)
+         * the cells next to it from which a landing captures it */
+        Bits cells = {{0, 0, 0}};
+        if (!bits_test(occ, x)) {
+            bits_set(&cells, x);
+        } else {
+            for (int d = 0; d < MO_DIRS; d++) {
+                int to = x - t->delta[d];
+                if (to >= 0 && to < t->cells && t->cap[to][d] == x && !bits_test(occ, to) &&
+                    to != t->centre && bits_test(&p->stones[s], x + t->delta[d]))
+                    bits_set(&cells, to);
+            }
+        }
+        while (bits_any(&cells)) {
+            int to = bits_pop(&cells);
+            Bits from = morelli_movers_to(p, s, occ, to);
+            while (bits_any(&from)) {
+                Move m = slide(st, s, bits_pop(&from), to);
+                if ((m & MO_ENTHRONE) && rng_below(rng, ++seen) == 0)
+                    pick = m;
+            }
+        }
+    }
+    return pick;
+}
+
+/* The stones of `near` (own stones that can land on the empty cell `to`
+ * when nothing blocks) that can land on it: those with nothing
+ * between them and `to`.  The direction from `to` to a stone of its lines
+ * by the signs of the file and rank differences. */
+static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
+{
+    static const int8_t dir_of[9] = {5, 4, 3, 6, -1, 2, 7, 0, 1}; /* [(sf+1)*3 + sr+1] */
+    const MoTables *t = st->t;
+    Bits out = {{0, 0, 0}};
+    while (bits_any(&near)) {
+        int c = bits_pop(&near);
+        int df = t->file[c] - t->file[to], dr = t->rank[c] - t->rank[to];
+        int d = dir_of[((df > 0) - (df < 0) + 1) * 3 + (dr > 0) - (dr < 0) + 1];
+        Bits blk = bits_and(t->ray[to][d], *occ);
+        if ((d < 4 ? bits_lowest(&blk) : bits_highest(&blk)) == c)
+            bits_set(&out, c);
+    }
+    return out;
+}
+
+/* One of the moves that capture most: the landing cells that capture
+ * (by direction shifts, counted by classes: 3 or more captures, 2, 1), a
+ * random cell of the best class that a stone reaches, a random such stone;
+ * MOVE_NONE when no stone reaches a capturing cell.  The cells of a class
+ * are tried from a random one on, in index order. */
+static Move find_capture(const MoPlay *st, const Bits *occ, uint64_t *rng)
+{
+    const MoPos *p = st->p;
+    const MoTables *t = st->t;
+    const int s = p->stm;
+    const Bits own = p->stones[s], opp = p->stones[s ^ 1];
+    Bits by_dir[MO_DIRS];
+    Bits at1 = {{0, 0, 0}}, at2 = at1, at3 = at1;
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = t->delta[d];
+        Bits c = bits_and(bits_and(t->cap_from[d], bits_shift(opp, -k)), bits_shift(own, -2 * k));
+        by_dir[d] = c;
+        at3 = bits_or(at3, bits_and(at2, c));
+        at2 = bits_or(at2, bits_and(at1, c));
+        at1 = bits_or(at1, c);
+    }
+    Bits empty = bits_andnot(t->board, *occ); /* never the Throne: occupied or not a target */
+    at1 = bits_and(at1, empty);
+    if (!bits_any(&at1))
+        return MOVE_NONE;
+    bits_clear(&at1, t->centre);
+    Bits cls[3];
+    cls[0] = bits_and(at1, at3);
+    cls[1] = bits_andnot(bits_and(at1, at2), at3);
+    cls[2] = bits_andnot(at1, at2);
+    Bits movable = bits_andnot(own, st->stuck);
+    for (int i = 0; i < 3; i++) {
+        if (!bits_any(&cls[i]))
+            continue;
+        /* from a random cell on: the cells at or after it, then the rest */
+        Bits below = bits_below(bits_random(cls[i], rng));
+        for (int pass = 0; pass < 2; pass++) {
+            Bits part = pass == 0 ? bits_andnot(cls[i], below) : bits_and(cls[i], below);
+            while (bits_any(&part)) {
+                int to = bits_pop(&part);
+                Bits near = bits_and(st->lands_on[to], movable);
+                if (!bits_any(&near))
+                    continue;
+                Bits from = movers_near(st, occ, to, near);
+                if (!bits_any(&from))
+                    continue;
+                unsigned caps = 0;
+                for (int d = 0; d < MO_DIRS; d++)
+                    caps |= (unsigned)bits_test(&by_dir[d], to) << d;
+                return slide_caps(st, s, bits_random(from, rng), to, caps);
+            }
+        }
     }
     return MOVE_NONE;
 }
 
-Move morelli_playout_step(const void *pos, uint64_t *rng)
+/* A random stone of the side to move that can move, a random landing
+ * cell of it, the move as the rules make it; MOVE_NONE when no stone can
+ * move.  Stones known to be stuck are drawn like the others (so that the
+ * draws do not depend on what is known) but not looked at again. */
+static Move random_slide(MoPlay *st, const Bits *occ, uint64_t *rng)
 {
-    const MoPos *p = pos;
-    if (mo_placing(p)) {
-        const MoTables *t = mo_tables(p);
-        Bits empty = bits_andnot(t->ring_mask, bits_or(p->stones[0], p->stones[1]));
-        if (!bits_any(&empty))
-            return MOVE_NONE;
-        return MO_PLACE | (Move)bits_nth(empty, (int)rng_below(rng, (uint32_t)bits_count(&empty)));
+    const MoPos *p = st->p;
+    const MoTables *t = st->t;
+    const int s = p->stm;
+    Bits cand = bits_andnot(p->stones[s], bits_or(t->band_mask[0], t->band_mask[1]));
+    while (bits_any(&cand)) {
+        int from = bits_random(cand, rng);
+        bits_clear(&cand, from);
+        if (bits_test(&st->stuck, from))
+            continue;
+        Bits r = morelli_reach(t, occ, from);
+        if (bits_any(&r))
+            return slide(st, s, from, bits_random(r, rng));
+        bits_set(&st->stuck, from); /* it cannot move: draw again */
     }
+    return MOVE_NONE;
+}
+
+/* A random placement: an empty cell of the outer ring. */
+static Move random_placement(const MoPos *p, uint64_t *rng)
+{
+    Bits empty = bits_andnot(mo_tables(p)->ring_mask, bits_or(p->stones[0], p->stones[1]));
+    if (!bits_any(&empty))
+        return MOVE_NONE;
+    return MO_PLACE | (Move)bits_random(empty, rng);
+}
+
+/* One slide of the light policy (the position is past its placements). */
+static Move play_step(MoPlay *st, uint64_t *rng)
+{
+    const MoPos *p = st->p;
+    Bits occ = mo_occupied(p);
     uint32_t roll = rng_below(rng, 100);
     if (roll < 80) {
-        Move noisy[MORELLI_MAX_MOVES];
-        int n = morelli_gen_noisy(p, noisy);
-        Move en, cap;
-        pick_noisy(noisy, n, 1, rng, &en, &cap);
-        if (en != MOVE_NONE)
-            return en;
-        if (cap != MOVE_NONE && roll < 65)
-            return cap;
+        if (st->three[p->stm] && p->throne != p->stm + 1) {
+            Move m = find_enthrone(st, &occ, rng);
+            if (m != MOVE_NONE)
+                return m;
+        }
+        if (roll < 65) {
+            Move m = find_capture(st, &occ, rng);
+            if (m != MOVE_NONE)
+                return m;
+        }
     }
-    return random_slide(p, rng);
+    return random_slide(st, &occ, rng);
+}
+
+Move morelli_playout_step(const void *pos, uint64_t *rng)
+{
+    MoPos p = *(const MoPos *)pos;
+    if (mo_placing(&p))
+        return random_placement(&p, rng);
+    MoPlay st;
+    play_init(&st, &p);
+    return play_step(&st, rng);
+}
+
+int morelli_playout(void *pos, uint64_t *rng, int cap)
+{
+    MoPos *p = pos;
+    MoPlay st;
+    int ply = 0, ready = 0;
+    for (; ply < cap; ply++) {
+        if (mo_placing(p)) {
+            Move m = random_placement(p, rng);
+            if (m == MOVE_NONE)
+                break;
+            MoUndo u;
+            mo_make(p, m, &u);
+            continue;
+        }
+        if (!ready) {
+            play_init(&st, p);
+            ready = 1;
+        }
+        Move m = play_step(&st, rng);
+        if (m == MOVE_NONE)
+            break;
+        play_make(&st, m);
+    }
+    if (ply == cap && mo_has_move(p))
+        return RESULT_NONE;
+    return p->throne == 1 ? RESULT_P1_WIN : p->throne == 2 ? RESULT_P2_WIN : RESULT_DRAW;
 }

@@ -17,6 +17,8 @@
  *   edge    32  first of its edges in the edge arena, NODE_NONE if the node
  *               is not expanded yet
  *   nedges  32  number of edges (legal moves)
+ *   tried   32  edges with a child: the first `tried` ones (they are tried
+ *               in their shuffled order)
  *   pdist   16  plies to the end of the game when proven
  *   proven   8  PROVEN_NONE / WIN / LOSS / DRAW for the side to move here
  *   stm      8  side to move (SIDE_P1/P2); values convert between sides
@@ -56,6 +58,7 @@ typedef struct MctsNode {
     uint32_t visits;
     uint32_t edge;
     uint32_t nedges;
+    uint32_t tried;
     uint16_t pdist;
     uint8_t proven;
     uint8_t stm;
@@ -279,20 +282,36 @@ static void solver_update(Mcts *t, MctsNode *n)
 static uint32_t select_edge(MctsRun *r, const MctsNode *n)
 {
     Mcts *t = r->t;
-    double logn = log((double)(n->visits > 0 ? n->visits : 1));
-    double best = -1.0;
+    const MctsEdge *e = &t->edges[n->edge];
+    if (n->tried < n->nedges) {
+        /* a child proven a win for the side to move here (found from
+         * another path since it was tried), else the next untried move */
+        for (uint32_t i = 0; i < n->tried; i++) {
+            const MctsNode *c = &t->nodes[e[i].child];
+            if (c->proven && proven_for(n, c) == PROVEN_WIN)
+                return n->edge + i;
+        }
+        return n->edge + n->tried;
+    }
+    /* u = q + C sqrt(ln N / n_i) = q + (C sqrt(ln N)) sqrt(1 / n_i), in
+     * floats: one division and one square root a child */
+    float c_log = (float)(r->explore * sqrt(log((double)(n->visits > 0 ? n->visits : 1))));
+    float best = -1.0f;
     uint32_t pick = n->edge;
     for (uint32_t i = 0; i < n->nedges; i++) {
-        const MctsEdge *e = &t->edges[n->edge + i];
-        if (e->child == NODE_NONE || t->nodes[e->child].visits == 0)
-            return n->edge + i;
-        const MctsNode *c = &t->nodes[e->child];
-        int pv = proven_for(n, c);
-        if (pv == PROVEN_WIN)
-            return n->edge + i;
-        if (pv == PROVEN_LOSS)
-            continue;
-        double u = q_for(n, c) + r->explore * sqrt(logn / c->visits);
+        const MctsNode *c = &t->nodes[e[i].child];
+        if (c->proven) {
+            int pv = proven_for(n, c);
+            if (pv == PROVEN_WIN)
+                return n->edge + i;
+            if (pv == PROVEN_LOSS)
+                continue;
+        }
+        float inv = 1.0f / (float)c->visits;
+        float q = c->value * inv;
+        if (c->stm != n->stm)
+            q = 1.0f - q;
+        float u = q + c_log * sqrtf(inv);
         if (u > best) {
             best = u;
             pick = n->edge + i;
@@ -301,25 +320,41 @@ static uint32_t select_edge(MctsRun *r, const MctsNode *n)
     return pick;
 }
 
+/* Result for P1 of a game result. */
+static double result_p1(int res)
+{
+    return res == RESULT_P1_WIN ? 1.0 : res == RESULT_P2_WIN ? 0.0 : 0.5;
+}
+
+/* Result for P1 of a playout stopped by the cap at r->pos: a draw (plain),
+ * else the evaluation made a probability. */
+static double capped(MctsRun *r)
+{
+    if (r->plain)
+        return 0.5;
+    double v = search_eval(r->g, r->pos);
+    double p = 1.0 / (1.0 + exp(-v / 400.0));
+    return r->g->side_to_move(r->pos) == SIDE_P1 ? p : 1.0 - p;
+}
+
 /* Result for P1 of a playout from r->pos, which is changed. */
 static double playout(MctsRun *r)
 {
     const Game *g = r->g;
     const GameOptions *opt = r->c->opt;
     int rule = g->uses_move_rule && opt->move_rule > 0 ? opt->move_rule : 0;
+    if (!r->plain && g->playout && !rule) {
+        int res = g->playout(r->pos, &r->t->rng, r->cap);
+        return res == RESULT_NONE ? capped(r) : result_p1(res);
+    }
     for (int ply = 0;; ply++) {
         int res = g->result(r->pos);
         if (res != RESULT_NONE)
-            return res == RESULT_P1_WIN ? 1.0 : res == RESULT_P2_WIN ? 0.0 : 0.5;
+            return result_p1(res);
         if (rule && g->reversible_plies && g->reversible_plies(r->pos) >= rule)
             return 0.5;
-        if (ply >= r->cap) {
-            if (r->plain)
-                return 0.5;
-            double v = search_eval(g, r->pos);
-            double p = 1.0 / (1.0 + exp(-v / 400.0));
-            return g->side_to_move(r->pos) == SIDE_P1 ? p : 1.0 - p;
-        }
+        if (ply >= r->cap)
+            return capped(r);
         Move m;
         if (!r->plain && g->playout_step) {
             m = g->playout_step(r->pos, &r->t->rng);
@@ -385,6 +420,7 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
                 break;
             }
             e->child = ch;
+            n->tried++; /* e was the first untried edge */
         }
         cur = e->child;
         r->path[++d] = cur;
