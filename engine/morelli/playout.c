@@ -18,8 +18,10 @@
  * enthronement when it completes a frame).  No legal move: the stone draw
  * finds none, which ends the playout.  The placement phase picks a random
  * empty cell of the outer ring.  morelli_playout plays a whole playout
- * with the orbit counts kept up to date; morelli_playout_step is one step
- * from counts made afresh (the two draw the same moves).
+ * with the orbit counts kept up to date (and the position's key and
+ * evaluation data made afresh at its end, not at every move);
+ * morelli_playout_step is one step from counts made afresh (the two draw
+ * the same moves).
  */
 #include "internal.h"
 
@@ -200,21 +202,29 @@ static void play_init(MoPlay *st, MoPos *p)
     }
 }
 
-/* Makes m (a slide of the side to move) and keeps the counts. */
+/* Makes m (a slide of the side to move) and keeps the counts: the stones,
+ * the Throne and the side to move only; the key and what make keeps for
+ * the evaluation are made afresh at the end of the playout (mo_derive). */
 static void play_make(MoPlay *st, Move m)
 {
-    const int s = st->p->stm;
+    MoPos *p = st->p;
+    const int s = p->stm;
     int from = MO_FROM(m), to = MO_TO(m);
     st->stuck = bits_andnot(st->stuck, st->on_path[from]);
     orbit_add(st, s, from, -1);
     orbit_add(st, s, to, 1);
+    bits_clear(&p->stones[s], from);
+    bits_set(&p->stones[s], to);
     for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
         int x = to + st->t->delta[__builtin_ctz(c)];
+        bits_flip(&p->stones[0], x);
+        bits_flip(&p->stones[1], x);
         orbit_add(st, s ^ 1, x, -1);
         orbit_add(st, s, x, 1);
     }
-    MoUndo u;
-    mo_make(st->p, m, &u);
+    if (m & MO_ENTHRONE)
+        p->throne = (uint8_t)(s + 1);
+    p->stm = (uint8_t)(s ^ 1);
 }
 
 /* The move from -> to of side s taking caps (all its captures) as the
@@ -281,9 +291,9 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
 }
 
 /* The stones of `near` (own stones that can land on the empty cell `to`
- * when nothing blocks) that can land on it: those with nothing
- * between them and `to`.  The direction from `to` to a stone of its lines
- * by the signs of the file and rank differences. */
+ * when nothing blocks) that can land on it: those with nothing between
+ * them and `to`.  The direction from `to` to a stone of its lines by the
+ * signs of the file and rank differences. */
 static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
 {
     static const int8_t dir_of[9] = {5, 4, 3, 6, -1, 2, 7, 0, 1}; /* [(sf+1)*3 + sr+1] */
@@ -300,21 +310,26 @@ static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
     return out;
 }
 
-/* One of the moves that capture most: the landing cells that capture
+/* One of the moves that capture most (n: the board size): the landing
+ * cells that capture
  * (by direction shifts, counted by classes: 3 or more captures, 2, 1), a
  * random cell of the best class that a stone reaches, a random such stone;
  * MOVE_NONE when no stone reaches a capturing cell.  The cells of a class
  * are tried from a random one on, in index order. */
-static Move find_capture(const MoPlay *st, const Bits *occ, uint64_t *rng)
+static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *st, const Bits *occ,
+                                                                 uint64_t *rng, const int n)
 {
+    static const int dx[MO_DIRS] = {1, 1, 0, -1, -1, -1, 0, 1};
+    static const int dy[MO_DIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
     const MoPos *p = st->p;
     const MoTables *t = st->t;
     const int s = p->stm;
     const Bits own = p->stones[s], opp = p->stones[s ^ 1];
     Bits by_dir[MO_DIRS];
     Bits at1 = {{0, 0, 0}}, at2 = at1, at3 = at1;
+#pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        int k = t->delta[d];
+        const int k = dx[d] + dy[d] * n; /* t->delta[d], a constant here */
         Bits c = bits_and(bits_and(t->cap_from[d], bits_shift(opp, -k)), bits_shift(own, -2 * k));
         by_dir[d] = c;
         at3 = bits_or(at3, bits_and(at2, c));
@@ -354,6 +369,19 @@ static Move find_capture(const MoPlay *st, const Bits *occ, uint64_t *rng)
         }
     }
     return MOVE_NONE;
+}
+
+/* find_capture_n for the board size, its shifts constants. */
+static Move find_capture(const MoPlay *st, const Bits *occ, uint64_t *rng)
+{
+    switch (st->t->n) {
+    case 9:
+        return find_capture_n(st, occ, rng, 9);
+    case 11:
+        return find_capture_n(st, occ, rng, 11);
+    default:
+        return find_capture_n(st, occ, rng, 13);
+    }
 }
 
 /* A random stone of the side to move that can move, a random landing
@@ -442,6 +470,8 @@ int morelli_playout(void *pos, uint64_t *rng, int cap)
             break;
         play_make(&st, m);
     }
+    if (ready)
+        mo_derive(p);
     if (ply == cap && mo_has_move(p))
         return RESULT_NONE;
     return p->throne == 1 ? RESULT_P1_WIN : p->throne == 2 ? RESULT_P2_WIN : RESULT_DRAW;
