@@ -83,8 +83,11 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
     int64_t left = clamp(l->time[side], 0, TIME_MAX_MS);
     int64_t inc = clamp(l->inc[side], 0, TIME_MAX_MS);
     /* Never planned: the last moves of a game far past the horizon, and
-     * the lag of every move, are paid from it. */
-    int64_t reserve = clamp(50 + 5 * lag + 5 * inc, 0, left / 2);
+     * the lag of every move, are paid from it.  It is held, not halved with
+     * the clock: once the clock is down to it, moves are made on the
+     * increment alone, and the reserve is left for what a busy machine
+     * adds (a stall of a few hundred ms must not lose on time). */
+    int64_t reserve = clamp(50 + 5 * lag + 5 * inc, 0, left);
     int64_t usable = clamp(left - reserve - lag, 1, TIME_MAX_MS);
     int mtg = l->movestogo > 0 ? l->movestogo : 40; /* 0: sudden death */
     if (mtg > 50)
