@@ -70,10 +70,10 @@ typedef struct SideInfo {
 } SideInfo;
 
 /* Does a stone of side s reach one of the empty cells `cells`? */
-static int reaches_any(const MoPos *p, int s, const Bits *occ, Bits cells)
+static int reaches_any(const MoPos *p, int s, Bits cells)
 {
     while (bits_any(&cells))
-        if (morelli_reached(p, s, occ, bits_pop(&cells)))
+        if (morelli_reached(p, s, bits_pop(&cells)))
             return 1;
     return 0;
 }
@@ -101,7 +101,7 @@ static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
             k += bits_test(&by_dir[d], to);
         if (k <= si->best_capture)
             continue;
-        if (morelli_reached(p, s, occ, to))
+        if (morelli_reached(p, s, to))
             si->best_capture = k;
     }
 }
@@ -132,9 +132,9 @@ int morelli_evaluate(const void *pos)
     int f3 = p->f3[s] - p->f3[o], f2 = p->f2[s] - p->f2[o];
     /* a frame's empty corner that a stone reaches: enthroning now, or
      * the opponent's threat */
-    int frame_now = p->throne != s + 1 && reaches_any(p, s, &occ, morelli_frame_gaps(p, s));
+    int frame_now = p->throne != s + 1 && reaches_any(p, s, morelli_frame_gaps(p, s));
     int frame_threat =
-        !frame_now && p->throne != o + 1 && reaches_any(p, o, &occ, morelli_frame_gaps(p, o));
+        !frame_now && p->throne != o + 1 && reaches_any(p, o, morelli_frame_gaps(p, o));
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];

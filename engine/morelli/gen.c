@@ -103,15 +103,62 @@ static int gen_placements(const MoPos *p, Move *moves)
 /* The empty cells (never the Throne) where a stone of side s landing
  * would capture: next to an adverse stone with an own stone beyond;
  * by_dir[d] the cells capturing in direction d (before the emptiness). */
+/* bits_shift of a set within the first two words (boards up to 11x11). */
+static inline Bits shift2(Bits a, int k)
+{
+    if (k > 0)
+        return (Bits){{a.w[0] << k, (a.w[1] << k) | (a.w[0] >> (64 - k)), 0}};
+    k = -k;
+    return (Bits){{(a.w[0] >> k) | (a.w[1] << (64 - k)), a.w[1] >> k, 0}};
+}
+
+/* The cells where a stone of side s landing captures in direction d, the
+ * index step of d being k (two_words: the board's cells are below 128). */
+__attribute__((always_inline)) static inline Bits capture_dir(const MoPos *p, const MoTables *t,
+                                                              int s, int d, int k, int two_words)
+{
+    Bits a = two_words ? shift2(p->stones[s ^ 1], -k) : bits_shift(p->stones[s ^ 1], -k);
+    Bits b = two_words ? shift2(p->stones[s], -2 * k) : bits_shift(p->stones[s], -2 * k);
+    return bits_and(bits_and(t->cap_from[d], a), b);
+}
+
+/* Up to 11x11, one body per size, so that the shifts are by constants and
+ * of two words. */
+__attribute__((always_inline)) static inline Bits capture_cells_small(const MoPos *p, int n, int s,
+                                                                      Bits by_dir[MO_DIRS])
+{
+    const MoTables *t = mo_tables(p);
+    const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    Bits out = {{0, 0, 0}};
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++)
+        out = bits_or(out, by_dir[d] = capture_dir(p, t, s, d, delta[d], 1));
+    return out;
+}
+
+static Bits capture_cells_9(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+{
+    return capture_cells_small(p, 9, s, by_dir);
+}
+
+static Bits capture_cells_11(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+{
+    return capture_cells_small(p, 11, s, by_dir);
+}
+
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
 {
     const MoTables *t = mo_tables(p);
     Bits out = {{0, 0, 0}};
-    for (int d = 0; d < MO_DIRS; d++) {
-        int k = t->delta[d];
-        Bits c = bits_and(t->cap_from[d], bits_shift(p->stones[s ^ 1], -k));
-        by_dir[d] = bits_and(c, bits_shift(p->stones[s], -2 * k));
-        out = bits_or(out, by_dir[d]);
+    if (p->n == 9) {
+        out = capture_cells_9(p, s, by_dir);
+    } else if (p->n == 11) {
+        out = capture_cells_11(p, s, by_dir);
+    } else {
+        /* 13x13, three words: unrolled with constant shifts it was
+         * measured slower (the body runs out of registers) */
+        for (int d = 0; d < MO_DIRS; d++)
+            out = bits_or(out, by_dir[d] = capture_dir(p, t, s, d, t->delta[d], 0));
     }
     out = bits_andnot(out, *occ);
     bits_clear(&out, t->centre);
@@ -237,9 +284,30 @@ int mo_has_move(const MoPos *p)
  * --------------------------------------------------------------------- */
 
 
-/* The stones of side s that can land on the empty cell `to`: in each
- * direction the nearest occupied cell, when it is an own stone of a band
- * farther out (it slides back along the same line). */
+/* The stone of side s that can land on the empty cell `to` from direction
+ * d: the nearest occupied cell that way, when it is an own stone of a band
+ * farther out (it slides back along the same line); else -1. */
+static inline int mover_from(const MoPos *p, const MoTables *t, int s, int to, int d)
+{
+    int k, b = mo_first(p, t, to, d, &k);
+    return b >= 0 && t->band[b] > t->band[to] && bits_test(&p->stones[s], b) ? b : -1;
+}
+
+/* The stones of side s that can land on `to`, by the line masks. */
+static Bits movers_lines(const MoPos *p, int s, int to)
+{
+    const MoTables *t = mo_tables(p);
+    Bits out = {{0, 0, 0}};
+    for (int d = 0; d < MO_DIRS; d++) {
+        int b = mover_from(p, t, s, to, d);
+        if (b >= 0)
+            bits_set(&out, b);
+    }
+    return out;
+}
+
+/* The same by the rays and occ, for positions whose line masks are not
+ * kept (the playouts of playout.c change only the stones). */
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
 {
     const MoTables *t = mo_tables(p);
@@ -255,19 +323,12 @@ Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
     return out;
 }
 
-/* Does a stone of side s land on the empty cell `to`?  (morelli_movers_to
- * not empty, stopping at the first mover.) */
-int morelli_reached(const MoPos *p, int s, const Bits *occ, int to)
+int morelli_reached(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
-    for (int d = 0; d < MO_DIRS; d++) {
-        Bits blk = bits_and(t->ray[to][d], *occ);
-        if (!bits_any(&blk))
-            continue;
-        int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
-        if (t->band[b] > t->band[to] && bits_test(&p->stones[s], b))
+    for (int d = 0; d < MO_DIRS; d++)
+        if (mover_from(p, t, s, to, d) >= 0)
             return 1;
-    }
     return 0;
 }
 
@@ -317,7 +378,7 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
         for (int d = 0; d < MO_DIRS; d++)
             all |= (unsigned)bits_test(&by_dir[d], to) << d;
         int gap = bits_test(&gaps, to);
-        Bits from = morelli_movers_to(p, s, &occ, to);
+        Bits from = movers_lines(p, s, to);
         while (bits_any(&from))
             n += noisy_landing(p, s, bits_pop(&from), to, all, gap, moves + n);
     }

@@ -34,43 +34,28 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
  * convex along a line, so every cell between them is nearer the Throne).
  * --------------------------------------------------------------------- */
 
-/* The first occupied cell of the ray from x in direction d, -1 if none. */
-static inline int first_on_ray(const MoTables *t, const Bits *occ, int x, int d)
-{
-    Bits blk = bits_and(t->ray[x][d], *occ);
-    if (!bits_any(&blk))
-        return -1;
-    return d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
-}
-
-/* The landings of the stone on y in direction d before the cell b of that
- * ray (b < 0: the whole run). */
-static inline int landings_before(const MoTables *t, int y, int d, int b)
-{
-    if (b < 0)
-        return t->land_count[y][d];
-    int k = (d & 3) == 0 ? t->file[b] - t->file[y] : t->rank[b] - t->rank[y];
-    return t->land_before[y][d][k < 0 ? -k : k];
-}
-
-/* The cell x is filled (sign -1) or emptied (sign +1); occ without x,
- * white the White stones among occ: the landings the stones lose or win
+/* The cell x is filled (sign -1) or emptied (sign +1); p's line masks
+ * without x, white the White stones: the landings the stones lose or win
  * beyond x, into mob[]. */
-static inline void mob_cell(const MoTables *t, const Bits *occ, const Bits *white, int x,
+static inline void mob_cell(const MoPos *p, const MoTables *t, const Bits *white, int x,
                             int sign, int mob[2])
 {
     int bx = t->band[x];
     if (bx == t->outer_band)
         return; /* no stone is farther out */
     for (int d = 0; d < 4; d++) {
-        int a = first_on_ray(t, occ, x, d), b = first_on_ray(t, occ, x, d + 4);
-        /* a slides back along d + 4 through x on to b, and b along d */
-        if (a >= 0 && t->band[a] > bx)
-            mob[bits_test(white, a)] +=
-                sign * (landings_before(t, a, d + 4, b) - landings_before(t, a, d + 4, x));
-        if (b >= 0 && t->band[b] > bx)
-            mob[bits_test(white, b)] +=
-                sign * (landings_before(t, b, d, a) - landings_before(t, b, d, x));
+        int ka = 0, kb = 0;
+        int a = mo_first(p, t, x, d, &ka), b = mo_first(p, t, x, d + 4, &kb);
+        /* a slides back along d + 4 through x on to b (ka + kb steps), and
+         * b along d */
+        if (a >= 0 && t->band[a] > bx) {
+            const uint8_t *lb = t->land_before[a][d + 4];
+            mob[bits_test(white, a)] += sign * ((b >= 0 ? lb[ka + kb] : t->land_count[a][d + 4]) - lb[ka]);
+        }
+        if (b >= 0 && t->band[b] > bx) {
+            const uint8_t *lb = t->land_before[b][d];
+            mob[bits_test(white, b)] += sign * ((a >= 0 ? lb[ka + kb] : t->land_count[b][d]) - lb[kb]);
+        }
     }
 }
 
@@ -113,18 +98,19 @@ static void save(const MoPos *p, MoUndo *u)
 static void make_placement(MoPos *p, const MoTables *t, int to)
 {
     const int s = p->stm;
-    Bits occ = mo_occupied(p);
     bits_set(&p->stones[s], to);
+    mo_line_flip(p, t, to);
     p->key ^= morelli_zob_stone[s][to];
     p->count++;
-    p->mob[s] = (int16_t)(p->mob[s] + morelli_reach_count(t, &occ, to));
+    p->mob[s] = (int16_t)(p->mob[s] + mo_landings(p, t, to));
     p->bsum[s] = (int16_t)(p->bsum[s] + t->band[to]);
     if (p->pairs) {
         int o = t->opposite[to];
         bits_set(&p->stones[s ^ 1], o);
+        mo_line_flip(p, t, o);
         p->key ^= morelli_zob_stone[s ^ 1][o];
         p->count++;
-        p->mob[s ^ 1] = (int16_t)(p->mob[s ^ 1] + morelli_reach_count(t, &occ, o));
+        p->mob[s ^ 1] = (int16_t)(p->mob[s ^ 1] + mo_landings(p, t, o));
         p->bsum[s ^ 1] = (int16_t)(p->bsum[s ^ 1] + t->band[o]);
     }
     int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
@@ -145,26 +131,26 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     }
     int from = MO_FROM(m);
     int mob[2] = {p->mob[0], p->mob[1]};
-    Bits occ = mo_occupied(p), white = p->stones[1];
+    Bits white = p->stones[1];
     /* the stone leaves from, lands on to, the king may take the Throne,
      * then the captured stones change sides (occupancy unchanged) */
-    bits_clear(&occ, from);
     bits_clear(&white, from);
-    mob[s] -= morelli_reach_count(t, &occ, from);
-    mob_cell(t, &occ, &white, from, 1, mob);
-    mob_cell(t, &occ, &white, to, -1, mob);
-    bits_set(&occ, to);
+    mob[s] -= mo_landings(p, t, from);
+    mo_line_flip(p, t, from);
+    mob_cell(p, t, &white, from, 1, mob);
+    mob_cell(p, t, &white, to, -1, mob);
+    mo_line_flip(p, t, to);
     if (s == SIDE_P2)
         bits_set(&white, to);
-    mob[s] += morelli_reach_count(t, &occ, to);
+    mob[s] += mo_landings(p, t, to);
     if ((m & MO_ENTHRONE) && !p->throne) {
-        mob_cell(t, &occ, &white, t->centre, -1, mob);
-        bits_set(&occ, t->centre);
+        mob_cell(p, t, &white, t->centre, -1, mob);
+        mo_line_flip(p, t, t->centre);
     }
     int bsum_s = p->bsum[s] + t->band[to] - t->band[from], bsum_o = p->bsum[s ^ 1];
     for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
         int x = to + t->delta[__builtin_ctz(c)];
-        int r = morelli_reach_count(t, &occ, x);
+        int r = mo_landings(p, t, x);
         mob[s] += r;
         mob[s ^ 1] -= r;
         bsum_s += t->band[x];
@@ -217,11 +203,13 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     memcpy(p->f2, u->f2, 2);
     if (m & MO_PLACE) {
         bits_clear(&p->stones[s], to);
+        mo_line_flip(p, t, to);
         p->key ^= morelli_zob_stone[s][to];
         p->count--;
         if (p->pairs) {
             int o = t->opposite[to];
             bits_clear(&p->stones[s ^ 1], o);
+            mo_line_flip(p, t, o);
             p->key ^= morelli_zob_stone[s ^ 1][o];
             p->count--;
         }
@@ -231,12 +219,16 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     Key k = p->key;
     bits_clear(&p->stones[s], to);
     bits_set(&p->stones[s], from);
+    mo_line_flip(p, t, to);
+    mo_line_flip(p, t, from);
     k ^= morelli_zob_stone[s][from] ^ morelli_zob_stone[s][to];
     k = flip_captures(p, t, m, to, k);
     if (p->throne != u->throne) {
         k ^= morelli_zob_king[p->throne - 1];
         if (u->throne)
             k ^= morelli_zob_king[u->throne - 1];
+        else
+            mo_line_flip(p, t, t->centre);
         p->throne = u->throne;
     }
     p->key = k;

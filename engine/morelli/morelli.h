@@ -39,6 +39,7 @@
 
 #define MO_CELLS 169
 #define MO_DIRS 8
+#define MO_LINES 76 /* 13 ranks, 13 files, 25 + 25 diagonals */
 
 typedef struct Bits {
     uint64_t w[3];
@@ -75,6 +76,13 @@ typedef struct MoTables {
     Bits frame_band;             /* bands 1 .. outer-1: the cells of frames */
     int norbits;                 /* orbits of the inner bands 1 .. outer-1 */
     uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
+    /* Lines: the ranks, the NE diagonals, the files and the NW diagonals,
+     * numbered together (at most MO_LINES); line[c][a] is the line of c
+     * along axis a (the directions a and a + 4), lpos[c][a] its place on
+     * it counted in increasing index, lcell[l][k] the cell at place k. */
+    uint8_t line[MO_CELLS][4];
+    uint8_t lpos[MO_CELLS][4];
+    uint8_t lcell[MO_LINES][16];
 } MoTables;
 
 extern MoTables morelli_tables[3];
@@ -87,7 +95,7 @@ extern Key morelli_zob_white;
 void morelli_tables_init(void);
 
 /*
- * The position (80 bytes, memcpy-able, no hidden padding).
+ * The position (232 bytes, memcpy-able, no hidden padding).
  * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
  * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
  * count = stones on the board; count < ring means the placement phase.
@@ -96,7 +104,8 @@ void morelli_tables_init(void);
  * legal moves in standard play, the sum of morelli_reach_count), bsum[s]
  * = the sum of the bands of side s's stones, f3[s] and f2[s] = the orbits
  * of the frame bands (1 .. outer-1) where side s has 3 stones (the fourth
- * corner empty) or 2 (the rest empty).
+ * corner empty) or 2 (the rest empty); lm[l] = the occupied cells of
+ * line l (MoTables.line), bit k for place k, the Throne with its king.
  */
 typedef struct MoPos {
     Bits stones[2];
@@ -114,9 +123,10 @@ typedef struct MoPos {
     uint8_t f3[2];   /* orbits with 3 of the side's stones and no other */
     uint8_t f2[2];   /* orbits with 2 of the side's stones and no other */
     uint8_t spare[4]; /* always 0 */
+    uint16_t lm[MO_LINES]; /* occupied cells by line (0 past the board's lines) */
 } MoPos;
 
-_Static_assert(sizeof(MoPos) == 80, "MoPos has no padding");
+_Static_assert(sizeof(MoPos) == 232, "MoPos has no padding");
 
 /*
  * Move layout (32 bits):
@@ -234,6 +244,32 @@ static inline int mo_placing(const MoPos *p)
 {
     return p->count < p->ring;
 }
+/* The cell c turns occupied or empty in the line masks. */
+static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
+{
+    for (int a = 0; a < 4; a++)
+        p->lm[t->line[c][a]] ^= (uint16_t)(1u << t->lpos[c][a]);
+}
+/* The first occupied cell from x in direction d, -1 if none; *k its
+ * distance in steps. */
+static inline int mo_first(const MoPos *p, const MoTables *t, int x, int d, int *k)
+{
+    int a = d & 3, l = t->line[x][a], q = t->lpos[x][a];
+    unsigned m = p->lm[l];
+    if (d < 4) {
+        m >>= q + 1;
+        if (!m)
+            return -1;
+        *k = 1 + __builtin_ctz(m);
+        return t->lcell[l][q + *k];
+    }
+    m &= (1u << q) - 1;
+    if (!m)
+        return -1;
+    int b = 31 - __builtin_clz(m);
+    *k = q - b;
+    return t->lcell[l][b];
+}
 
 /* The cells a stone on `from` can reach (any side; occ = mo_occupied). */
 Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
@@ -242,6 +278,17 @@ Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
 unsigned morelli_captures(const MoPos *p, int s, int to);
 /* Legal moves of p into moves[]; the count. */
 int morelli_gen(const MoPos *p, Move *moves);
+/* How many cells a stone on `from` of p can land on, by the line masks. */
+static inline int mo_landings(const MoPos *p, const MoTables *t, int from)
+{
+    int n = 0;
+    for (unsigned dirs = t->land_dirs[from]; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs), k;
+        n += mo_first(p, t, from, d, &k) < 0 ? t->land_count[from][d]
+                                             : t->land_before[from][d][k];
+    }
+    return n;
+}
 /* How many cells a stone on `from` can land on (|morelli_reach|). */
 static inline int morelli_reach_count(const MoTables *t, const Bits *occ, int from)
 {
@@ -261,11 +308,12 @@ static inline int morelli_reach_count(const MoTables *t, const Bits *occ, int fr
 }
 /* The empty cells where a stone of side s would capture (by_dir[d]: those
  * capturing in direction d, emptiness aside), the stones of side s that
- * can land on the empty cell `to` (and whether there is one), the empty
- * cells completing a frame of side s (gen.c). */
+ * can land on the empty cell `to` (by the rays and occ), whether there is
+ * one (by the line masks), the empty cells completing a frame of side s
+ * (gen.c; by the frame counts). */
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS]);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
-int morelli_reached(const MoPos *p, int s, const Bits *occ, int to);
+int morelli_reached(const MoPos *p, int s, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
 /* The orbit of the frame cell c (bands 1 .. outer-1) into f3[], f2[]
  * (sign +1 adds it, -1 takes it out). */

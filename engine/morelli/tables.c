@@ -109,6 +109,22 @@ static void tables_fill(MoTables *t, int n)
             if (t->cap[c][d] >= 0)
                 bits_set(&t->cap_from[d], c);
     t->frame_band = bits_andnot(bits_andnot(t->board, t->ring_mask), t->throne);
+    /* the lines of each axis, from the cells whose neighbour backwards
+     * is off the board */
+    int nl = 0;
+    for (int a = 0; a < 4; a++)
+        for (int c = 0; c < n * n; c++) {
+            int f = c % n, r = c / n, pf = f - dir_dx[a], pr = r - dir_dy[a];
+            if (pf >= 0 && pf < n && pr >= 0 && pr < n)
+                continue;
+            for (int k = 0; f >= 0 && f < n && r < n; k++, f += dir_dx[a], r += dir_dy[a]) {
+                int x = r * n + f;
+                t->line[x][a] = (uint8_t)nl;
+                t->lpos[x][a] = (uint8_t)k;
+                t->lcell[nl][k] = (uint8_t)x;
+            }
+            nl++;
+        }
     for (int b = 0; b < 8; b++)
         for (int c = 0; c < n * n; c++)
             if (t->band[c] >= 1 && t->band[c] < b)
@@ -167,6 +183,9 @@ void mo_derive(MoPos *p)
         p->mob[s] = (int16_t)mob;
         p->bsum[s] = (int16_t)bsum;
     }
+    memset(p->lm, 0, sizeof p->lm);
+    while (bits_any(&occ))
+        mo_line_flip(p, t, bits_pop(&occ));
     int f3[2] = {0, 0}, f2[2] = {0, 0};
     for (int i = 0; i < t->norbits; i++)
         mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
