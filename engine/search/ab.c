@@ -335,6 +335,18 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
                                  .no_line = repeat});
 }
 
+void ab_tell(AbThread *t)
+{
+    SearchCtx *c = t->c;
+    if (!c->emit || t->root_best == MOVE_NONE || timeman_elapsed(&c->tm) < AB_TELL_MS)
+        return;
+    t->told = t->root_best;
+    search_info(c, &(SearchInfo){.depth = 1, .seldepth = t->seldepth, .score = t->root_score,
+                                 .bound = 1, .nodes = t->nodes,
+                                 .hashfull = tt_hashfull(&c->s->tt), .pv = &t->told,
+                                 .npv = 1});
+}
+
 /* Iterative deepening of one thread; only thread 0 reports and decides. */
 static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
 {

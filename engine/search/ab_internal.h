@@ -73,6 +73,7 @@ typedef struct AbThread {
     int done_seldepth;
     int proven; /* the last iteration solved the root */
     uint64_t reported; /* main thread: total nodes of the last info line */
+    Move told;         /* main thread: the move of the last provisional line */
 } AbThread;
 
 
@@ -94,6 +95,12 @@ static inline int ab_mate_distance(int ply, int *alpha, int *beta)
     return *alpha >= *beta;
 }
 
+/* A first iteration still running after AB_TELL_MS: its best root move so
+ * far goes out as a lowerbound info line (ab.c), so that a protocol that
+ * must answer for a late search (a starved machine) has a searched move. */
+#define AB_TELL_MS 10
+void ab_tell(AbThread *t);
+
 static inline int ab_tick(AbThread *t)
 {
     t->nodes++;
@@ -101,8 +108,12 @@ static inline int ab_tick(AbThread *t)
     if (t->id == 0) {
         if (c->limits->nodes && t->nodes >= c->limits->nodes)
             atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
-        if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0 && timeman_hard_over(&c->tm))
-            atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+        if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0) {
+            if (timeman_hard_over(&c->tm))
+                atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
+            else if (t->done_depth == 0 && t->root_best != t->told)
+                ab_tell(t);
+        }
     } else if ((t->nodes & 255) == 0) {
         atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
     }

@@ -86,8 +86,9 @@ void search_info(const SearchCtx *c, const SearchInfo *in)
     search_pv_str(c->g, c->root, in->pv, in->npv, pv, sizeof pv);
     if (!in->no_line) {
         snprintf(line, sizeof line,
-                 "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld hashfull %d%s%s",
-                 in->depth, in->seldepth, sc, (unsigned long long)in->nodes,
+                 "info depth %d seldepth %d score %s%s nodes %llu nps %llu time %lld hashfull %d%s%s",
+                 in->depth, in->seldepth, sc, in->bound ? " lowerbound" : "",
+                 (unsigned long long)in->nodes,
                  (unsigned long long)nps, (long long)ms, in->hashfull, pv[0] ? " pv " : "", pv);
         c->emit(c->ectx, line);
     }

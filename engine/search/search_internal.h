@@ -98,6 +98,7 @@ int search_move_legal(const Game *g, const void *pos, Move m);
 /* What an info line reports. */
 typedef struct SearchInfo {
     int depth, seldepth, score; /* score: the side to move's view */
+    int bound;                  /* 1: score is a lower bound (the iteration goes on) */
     uint64_t nodes;             /* nodes, or MCTS playouts */
     int hashfull;               /* permille */
     const Move *pv;             /* from the root; may be cut at an illegal move */
@@ -106,8 +107,8 @@ typedef struct SearchInfo {
     int no_line;                /* only that line (the info line was sent already) */
 } SearchInfo;
 
-/* Sends "info depth D seldepth S score cp N|mate N nodes N nps N time MS
- * hashfull N pv ..." (nps and time from the search's clock) through the
+/* Sends "info depth D seldepth S score cp N|mate N [lowerbound] nodes N nps
+ * N time MS hashfull N pv ..." (nps and time from the search's clock) through the
  * search's emit callback, when it has one. */
 void search_info(const SearchCtx *c, const SearchInfo *in);
 
