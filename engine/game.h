@@ -213,6 +213,14 @@ struct game {
      * parried); alpha-beta's picker orders the noisy and the quiet moves
      * by them, then by history. */
     void (*move_order)(const void *pos, const Move *mv, int n, int *hint);
+    /* Optional (NULL: no such pruning): alpha-beta asks it at the nodes
+     * of the last few plies (depth plies left, eval the evaluation of pos,
+     * the window alpha, beta) off the principal variation, and gets
+     * PRUNE_CUT (return eval: it stays at or above beta even after the
+     * opponent's next turn), PRUNE_QUIET (eval is so far below alpha that
+     * only the noisy moves and the first are searched) or PRUNE_NONE.
+     * The game says where its evaluation does not see a threat. */
+    int (*prune)(const void *pos, int depth, int eval, int alpha, int beta);
 };
 
 /* The parts of Game.picture: the board's size after the game's name in the
@@ -222,6 +230,9 @@ struct game {
  * line; the last position in the game's summary. */
 enum { PICTURE_TITLE, PICTURE_START, PICTURE_NOTE, PICTURE_MOVE, PICTURE_TALLY, PICTURE_END };
 #define GAME_TALLY 4
+
+/* Game.prune's answers. */
+enum { PRUNE_NONE, PRUNE_CUT, PRUNE_QUIET };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */
 #define VALUE_WIN 1000000

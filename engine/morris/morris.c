@@ -21,6 +21,7 @@ static const int line_pts[MAX_LINES][3] = {
     {2, 14, 23},  {0, 3, 6},    {21, 18, 15}, {23, 20, 17}, {2, 5, 8}};
 
 Tables morris_tabs[2];
+Perm morris_to_v, morris_from_v, morris_to_d, morris_from_d;
 Key morris_z_piece[2][NPTS], morris_z_side, morris_z_hand[2][MAX_PIECES + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
@@ -40,6 +41,20 @@ static void tables_init(void)
                 t->pmill[q[k]][t->npm[q[k]]++] = t->line[l] & ~(1u << q[k]);
         }
     }
+    /* The permutations of the triples (morris_internal.h): the vertical
+     * lines are lines 8-15, the diagonals 16-19 of line_pts. */
+    for (int l = 8; l < 20; l++)
+        for (int k = 0; k < 3; k++) {
+            int pt = line_pts[l][k], at = 3 * (l < 16 ? l - 8 : l - 16) + k;
+            Perm *to = l < 16 ? &morris_to_v : &morris_to_d;
+            Perm *from = l < 16 ? &morris_from_v : &morris_from_d;
+            for (int b = 0; b < 256; b++) {
+                if (b >> (pt & 7) & 1)
+                    to->byte[pt >> 3][b] |= 1u << at;
+                if (b >> (at & 7) & 1)
+                    from->byte[at >> 3][b] |= 1u << pt;
+            }
+        }
     uint64_t s = 0x4D6F727269735A6Bull; /* fixed seed: keys never change */
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < NPTS; i++)
@@ -94,19 +109,6 @@ int morris_gen(const void *vp, Move *mv)
     return n;
 }
 
-/* The empty points where a piece of own (the pieces of a side) would
- * complete a line of two. */
-static inline uint32_t closing_points(const Tables *t, uint32_t own, uint32_t empty)
-{
-    uint32_t cl = 0;
-    for (int l = 0; l < t->nlines; l++) {
-        uint32_t L = t->line[l];
-        if (popcnt(own & L) == 2)
-            cl |= L & empty;
-    }
-    return cl;
-}
-
 /* The turns of gen that remove a piece (want 1: noisy) or do not (want 0:
  * quiet), in gen's order.  A mill-closing turn removes a piece unless the
  * opponent has none on the board; it goes to a closing point. */
@@ -115,10 +117,11 @@ static int gen_part(const Pos *p, Move *mv, int want)
     const Tables *t = &morris_tabs[p->diag];
     int s = p->stm;
     uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[s ^ 1]);
-    uint32_t rem = removable(t, p->bb[s ^ 1]);
-    uint32_t cl = rem ? closing_points(t, own, empty) : 0;
+    /* a removable piece exists when the opponent has one on the board */
+    uint32_t cl = p->bb[s ^ 1] ? closing_points(p->diag, own, empty) : 0;
     if (want && !cl)
         return 0;
+    uint32_t rem = want ? removable(t, p->bb[s ^ 1]) : 0;
     int n = 0, hand = p->hand[s] != 0, fly = flies(p, s);
     for (uint32_t f = hand ? 1 : own; f; f &= f - 1) {
         int from = hand ? -1 : lsb(f);
@@ -366,6 +369,7 @@ const Game game_morris = {
     .gen_quiet = morris_gen_quiet,
     .move_legal = morris_move_legal,
     .move_order = morris_move_order,
+    .prune = morris_prune,
     .options = morris_options,
     .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
     .side_names = {"White", "Black"},

@@ -267,6 +267,48 @@ void morris_move_order(const void *vp, const Move *mv, int n, int *hint)
         hint[i] = order_one(p, &c, mv[i]);
 }
 
+/*
+ * Pruning in the last plies (Game.prune).  A cut when the evaluation stays
+ * PRUNE_UP a ply above beta, and PRUNE_THREAT more when the opponent could
+ * close a mill next turn; only the noisy moves in the last two plies when
+ * it is PRUNE_DOWN a ply below alpha.  Neither when the side to move has at
+ * most one empty point next to its pieces (a wall closing in: the
+ * evaluation sees a blockade only one ply ahead).
+ */
+#define PRUNE_UP 60
+#define PRUNE_THREAT 150
+#define PRUNE_DOWN 100
+
+int morris_prune(const void *vp, int depth, int eval, int alpha, int beta)
+{
+    const Pos *p = vp;
+    int up = eval - PRUNE_UP * depth >= beta;
+    int down = depth <= 2 && eval + PRUNE_DOWN * depth <= alpha;
+    if (!up && !down)
+        return PRUNE_NONE;
+    const Tables *t = &morris_tabs[p->diag];
+    int s = p->stm, o = s ^ 1;
+    uint32_t own = p->bb[s], opp = p->bb[o], empty = ALL_PTS & ~(own | opp);
+    if (!p->hand[s] && !flies(p, s)) {
+        uint32_t front = 0;
+        for (uint32_t b = own; b; b &= b - 1)
+            front |= t->adj[lsb(b)] & empty;
+        if (!(front & (front - 1)))
+            return PRUNE_NONE;
+    }
+    if (up) {
+        int threat = 0, ofly = flies(p, o);
+        for (int l = 0; l < t->nlines && !threat; l++) {
+            uint32_t L = t->line[l], e = L & empty;
+            threat = popcnt(opp & L) == 2 && e &&
+                     (p->hand[o] || ofly || (t->adj[lsb(e)] & opp & ~L));
+        }
+        if (!threat || eval - PRUNE_UP * depth - PRUNE_THREAT >= beta)
+            return PRUNE_CUT;
+    }
+    return down ? PRUNE_QUIET : PRUNE_NONE;
+}
+
 int morris_noisy(const void *vp, Move m)
 {
     (void)vp;

@@ -45,6 +45,57 @@ typedef struct Tables {
     uint32_t pmill[NPTS][3];
 } Tables;
 
+/*
+ * The lines as triples of consecutive bits.  The points of a rank are
+ * consecutive already (the 8 horizontal lines start at bits 0, 3, ..., 21:
+ * TRIPLE_BASE); each point is also on exactly one vertical line, so a fixed
+ * permutation of the 24 points (to_v, back with from_v) makes the 8
+ * vertical lines triples at the same bases; another (to_d, from_d) makes
+ * the 4 diagonal lines triples at bits 0, 3, 6, 9 (DIAG_BASE).  A line test
+ * then runs over 8 lines at once with shifts.  Each table maps a point set
+ * byte by byte.
+ */
+#define TRIPLE_BASE 0x249249u
+#define DIAG_BASE 0x249u
+typedef struct Perm {
+    uint32_t byte[3][256];
+} Perm;
+extern Perm morris_to_v, morris_from_v, morris_to_d, morris_from_d;
+
+static inline uint32_t perm(const Perm *pm, uint32_t x)
+{
+    return pm->byte[0][x & 255] | pm->byte[1][(x >> 8) & 255] | pm->byte[2][(x >> 16) & 255];
+}
+
+/* Lines (triples at the bases of B) of three pieces of x. */
+static inline uint32_t tri_full(uint32_t x, uint32_t B) { return x & (x >> 1) & (x >> 2) & B; }
+
+/* Lines of two pieces of x and an empty point (of e): their base bits. */
+static inline uint32_t tri_open(uint32_t x, uint32_t e, uint32_t B)
+{
+    return ((e & (x >> 1) & (x >> 2)) | (x & (e >> 1) & (x >> 2)) | (x & (x >> 1) & (e >> 2))) & B;
+}
+
+/* The empty points (of e) that complete a line of two pieces of x. */
+static inline uint32_t tri_close(uint32_t x, uint32_t e, uint32_t B)
+{
+    uint32_t a0 = x & B, a1 = (x >> 1) & B, a2 = (x >> 2) & B;
+    uint32_t e0 = e & B, e1 = (e >> 1) & B, e2 = (e >> 2) & B;
+    return (e0 & a1 & a2) | ((a0 & e1 & a2) << 1) | ((a0 & a1 & e2) << 2);
+}
+
+/* The empty points where a piece of own would complete a line of two. */
+static inline uint32_t closing_points(int diag, uint32_t own, uint32_t empty)
+{
+    uint32_t cl = tri_close(own, empty, TRIPLE_BASE);
+    cl |= perm(&morris_from_v, tri_close(perm(&morris_to_v, own), perm(&morris_to_v, empty),
+                                         TRIPLE_BASE));
+    if (diag)
+        cl |= perm(&morris_from_d, tri_close(perm(&morris_to_d, own),
+                                             perm(&morris_to_d, empty), DIAG_BASE));
+    return cl;
+}
+
 /* The position: see game.h; everything a rule needs lives here. */
 typedef struct Pos {
     Key key;
@@ -165,6 +216,7 @@ int morris_weight_table(int **w, const char *const **names);
 void morris_print_weights(const int *w, const char *const *names, int n, FILE *out);
 int morris_noisy(const void *pos, Move m);
 void morris_move_order(const void *pos, const Move *mv, int n, int *hint);
+int morris_prune(const void *pos, int depth, int eval, int alpha, int beta);
 Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rng);
 
 /* morris_egtb.c (the rest is in morris.h).  A table value as an evaluation:

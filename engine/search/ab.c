@@ -127,7 +127,21 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         }
     }
 
-    /* Step 4. Moves, ordered (by stages where the game allows). */
+    /* Step 4. The game's pruning in the last plies (Game.prune): a cut on
+     * the evaluation, or only the noisy moves and the first. */
+    int futile = 0;
+    if (g->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
+        alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND) {
+        int v = ab_eval(t);
+        int pr = g->prune(t->pos, depth, v, alpha, beta);
+        if (pr == PRUNE_CUT) {
+            t->horizon++;
+            return v;
+        }
+        futile = pr == PRUNE_QUIET;
+    }
+
+    /* Step 5. Moves, ordered (by stages where the game allows). */
     Picker pk;
     picker_init(t, &pk, ply, tt_move);
     int stm = pk.stm;
@@ -135,20 +149,26 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
      * a win there */
     int lmr = c->s->ab_lmr && !(depth >= 3 && g->plies_left && g->plies_left(t->pos) <= depth);
 
-    /* Step 5. Principal variation search with late move reductions. */
+    /* Step 6. Principal variation search with late move reductions (from
+     * the third move when the game gives ordering hints, else the fourth). */
     uint64_t horizon0 = t->horizon;
     int orig_alpha = alpha, best = -INF;
     Move best_move = MOVE_NONE;
     Move tried[64]; /* the quiet moves searched (history malus) */
     int ntried = 0, quiet, i = 0;
+    int late = g->move_order ? 2 : 3, later = g->move_order ? 6 : 10;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
+        if (futile && quiet && best > -SCORE_MATE_BOUND) {
+            t->horizon++; /* pruned: the value is not exact */
+            continue;
+        }
         ab_make(t, m, ply);
         if (i == 0) {
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && quiet && lmr) {
-                r = 1 + (i >= 10) + (depth >= 8 && i >= 24);
+            if (depth >= 3 && i >= late && quiet && lmr) {
+                r = 1 + (i >= later) + (depth >= 8 && i >= 24);
                 if (pv_node && r > 0)
                     r--;
                 if (r > depth - 2)
@@ -203,7 +223,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         return search_eval(g, t->pos);
     }
 
-    /* Step 6. Store. */
+    /* Step 7. Store. */
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
     tt_store(&c->s->tt, key, ply, best_move, best, depth, bound, t->horizon == horizon0);
     return best;

@@ -20,6 +20,8 @@
 #define HIST_MAX 16384
 #define ASPIRATION 40
 #define ECACHE_BITS 16
+/* Game.prune is asked in the last PRUNE_DEPTH plies. */
+#define PRUNE_DEPTH 3
 
 /* Ordering classes, highest first (the low bits carry history). */
 #define ORD_TT (1 << 30)
