@@ -49,6 +49,9 @@
 #define NODE_NONE UINT32_MAX
 #define MCTS_MAX_PATH 512
 #define MCTS_PV_MAX 32
+/* Roots with more legal moves than this have their untried moves ordered
+ * by the evaluation (root_order()); smaller ones keep the random order. */
+#define MCTS_ORDER_MIN 64
 
 enum { PROVEN_NONE = 0, PROVEN_WIN = 1, PROVEN_LOSS = 2, PROVEN_DRAW = 3 };
 
@@ -214,6 +217,54 @@ static int node_expand(MctsRun *r, MctsNode *n)
     n->nedges = (uint32_t)k;
     t->nedges += (uint32_t)k;
     return 1;
+}
+
+/* An untried root edge and its static value, for root_order(). */
+typedef struct RootMove {
+    int score;
+    MctsEdge e;
+} RootMove;
+
+static int by_score(const void *a, const void *b)
+{
+    const RootMove *x = a, *y = b;
+    return (x->score < y->score) - (x->score > y->score); /* best first */
+}
+
+/* Orders the untried edges of the root by the evaluation after each (a
+ * finished game by its result), best for the side to move first: they are
+ * tried in this order, so a search too short to try every move tries the
+ * statically best ones, and equal visits are decided by it (best_edge()).
+ * One evaluation per untried move, once per search. */
+static void root_order(MctsRun *r, MctsNode *n)
+{
+    Mcts *t = r->t;
+    const Game *g = r->g;
+    uint32_t k = n->nedges - n->tried;
+    if (n->edge == NODE_NONE || k < 2)
+        return;
+    RootMove *rm = malloc(k * sizeof *rm);
+    if (!rm)
+        return;
+    MctsEdge *e = &t->edges[n->edge + n->tried];
+    for (uint32_t i = 0; i < k; i++) {
+        memcpy(r->pos, r->c->root, g->pos_size);
+        g->make(r->pos, e[i].move, r->undo);
+        int res = g->result(r->pos), v;
+        if (res != RESULT_NONE) {
+            v = search_result_score(res, n->stm, 1);
+        } else {
+            v = search_eval(g, r->pos);
+            if (g->side_to_move(r->pos) != n->stm)
+                v = -v;
+        }
+        rm[i].score = v;
+        rm[i].e = e[i];
+    }
+    qsort(rm, k, sizeof *rm, by_score); /* ties: any order (the shuffle's) */
+    for (uint32_t i = 0; i < k; i++)
+        e[i] = rm[i].e;
+    free(rm);
 }
 
 /* --- values ------------------------------------------------------------ */
@@ -443,7 +494,8 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
 /* --- reporting --------------------------------------------------------- */
 
 /* The move to play: a proven win first, else the most visited move that is
- * not proven lost, else the longest proven loss. */
+ * not proven lost (of equal visits the better mean, then the first edge),
+ * else the longest proven loss. */
 static uint32_t best_edge(const Mcts *t, const MctsNode *n)
 {
     uint32_t pick = NODE_NONE;
@@ -461,7 +513,9 @@ static uint32_t best_edge(const Mcts *t, const MctsNode *n)
             w = -1000000L + c->pdist;
         else
             w = (long)c->visits;
-        if (pick == NODE_NONE || w > best) {
+        /* equal visits: the better mean, then the earlier edge */
+        if (pick == NODE_NONE || w > best ||
+            (w == best && pv == PROVEN_NONE && q_for(n, c) > q_for(n, &t->nodes[t->edges[pick].child]))) {
             best = w;
             pick = n->edge + i;
         }
@@ -572,6 +626,15 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     }
     if (root == NODE_NONE)
         goto out;
+    /* With many moves (Morelli: hundreds), the root expanded at once, its
+     * untried moves best first. */
+    if (nlegal > MCTS_ORDER_MIN && !t->nodes[root].proven) {
+        if (t->nodes[root].edge == NODE_NONE) {
+            memcpy(r.pos, c->root, g->pos_size);
+            node_expand(&r, &t->nodes[root]);
+        }
+        root_order(&r, &t->nodes[root]);
+    }
     /* The root of a new search is never a repetition leaf; a node proven
      * from another path keeps its value. */
     const SearchLimits *l = c->limits;
