@@ -160,6 +160,7 @@ static int cmd_newgame(Session *e, char **tok, int n)
     if (refuse_if_busy(e, "uginewgame"))
         return UGI_ERROR;
     search_clear(e->search);
+    e->last_clock.valid = 0;
     if (!e->caps.sync_search) {
         warm_up(e);
         search_prepare(e->search);
@@ -303,6 +304,32 @@ static int job_copy(Session *e, int kind)
     return 0;
 }
 
+/* The lag of the clocks (timeman_lag_update): a go with a clock for the side
+ * to move two plies after the last one's, in the same game, is a sample;
+ * any other go starts afresh (the learned lag stays: it is the machine's). */
+static void learn_lag(Session *e, SearchLimits *lim, int stm)
+{
+    int has = stm >= 0 && stm <= 1 && lim->time[stm] >= 0;
+    if (has && e->last_clock.valid && e->last_clock.side == stm &&
+        e->hist.len == e->last_clock.nkeys + 2) {
+        pthread_mutex_lock(&e->out_lock);
+        int64_t answered = e->answer_ms;
+        pthread_mutex_unlock(&e->out_lock);
+        if (answered >= e->last_clock.go_ms)
+            e->lag_ms = timeman_lag_update(e->lag_ms, e->last_clock.left, e->last_clock.inc,
+                                           lim->time[stm], answered - e->last_clock.go_ms);
+    }
+    e->last_clock.valid = has;
+    if (has) {
+        e->last_clock.side = stm;
+        e->last_clock.nkeys = e->hist.len;
+        e->last_clock.left = lim->time[stm];
+        e->last_clock.inc = lim->inc[stm];
+        e->last_clock.go_ms = e->line_ms;
+        lim->lag_ms = e->lag_ms;
+    }
+}
+
 static int cmd_go(Session *e, char **tok, int n)
 {
     char tmp[64];
@@ -374,9 +401,10 @@ static int cmd_go(Session *e, char **tok, int n)
         return UGI_ERROR;
     }
     lim.start_ms = e->line_ms;
+    int stm = e->game->side_to_move(e->pos);
+    learn_lag(e, &lim, stm);
     e->job_limits = lim;
     e->job_unbounded = !timeman_bounded(&lim);
-    int stm = e->game->side_to_move(e->pos);
     if (timeman_clock_missing(&lim, stm)) {
         int64_t soft, hard;
         timeman_budget(&lim, stm, search_move_overhead(e->search), &soft, &hard);

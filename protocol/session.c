@@ -157,6 +157,7 @@ static void answer(Session *e, const char *line)
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->answered = 1;
+        e->answer_ms = time_now_ms();
         e->write(e->write_ctx, line);
     }
     pthread_mutex_unlock(&e->out_lock);
@@ -322,6 +323,7 @@ static void *watchdog_main(void *arg)
         if (!e->answered) {
             snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
             e->answered = 1;
+            e->answer_ms = time_now_ms();
             e->write(e->write_ctx, line);
         }
         pthread_mutex_unlock(&e->out_lock);

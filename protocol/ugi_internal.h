@@ -51,6 +51,15 @@ struct Session {
     int64_t cpu0_ms;   /* the worker's CPU time when the job started */
 #endif
     int64_t line_ms;  /* time_now_ms() when the line being run was read */
+    /* The clocks of the last go (timeman_lag_update): whose they were, how
+     * many positions came before, what was left, the increment, when go was
+     * read; and the lag learned so far. */
+    struct {
+        int valid, side, nkeys;
+        int64_t left, inc, go_ms;
+    } last_clock;
+    int64_t lag_ms;
+    int64_t answer_ms; /* under out_lock: time_now_ms() when the bestmove went out */
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
     int answered;
     char pv_move[MOVE_STR_MAX];

@@ -62,6 +62,8 @@ static void parse_go(char *words, SearchLimits *l)
             l->depth = (int)n;
         else if (!strcmp(k, "nodes"))
             l->nodes = (uint64_t)n;
+        else if (!strcmp(k, "lag")) /* not a go word: the learned lag */
+            l->lag_ms = n;
         else
             fail_msg("unknown go word '%s'", k);
     }
@@ -102,6 +104,12 @@ static void test_table(void **state)
             tm.cpu0_us = -1;
             if (!timeman_stop_iterating(&tm, 3, 5) != !atoi(fl[5]))
                 fail_msg("%s: stop iterating the other way after %s ms", what, fl[4]);
+        } else if (strcmp(fl[0], "lag") == 0 && nf == 7) {
+            int64_t got = timeman_lag_update(atoll(fl[1]), atoll(fl[2]), atoll(fl[3]),
+                                             atoll(fl[4]), atoll(fl[5]));
+            if (got != atoll(fl[6]))
+                fail_msg("lag %s %s %s %s %s: %lld, want %s", fl[1], fl[2], fl[3], fl[4], fl[5],
+                         (long long)got, fl[6]);
         } else if (strcmp(fl[0], "starved") == 0 && nf == 4) {
             if (!timeman_starved(atoll(fl[1]), atoll(fl[2])) != !atoi(fl[3]))
                 fail_msg("starved %s %s: the other way", fl[1], fl[2]);

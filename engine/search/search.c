@@ -43,6 +43,7 @@ void search_limits_init(SearchLimits *l)
     l->nodes = 0;
     l->infinite = 0;
     l->start_ms = 0;
+    l->lag_ms = 0;
 }
 
 Search *search_new(void)

@@ -25,6 +25,8 @@ typedef struct SearchLimits {
     uint64_t nodes;    /* 0 = none */
     int infinite;      /* search until stopped */
     int64_t start_ms;  /* time_now_ms() when go was read (timeman.h); 0 = now */
+    int64_t lag_ms;    /* learned: what the clocks were charged beyond the
+                        * engine's own time, per move (timeman.h); 0 = none */
 } SearchLimits;
 
 void search_limits_init(SearchLimits *l);

@@ -82,6 +82,12 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
         return;
     int64_t left = clamp(l->time[side], 0, TIME_MAX_MS);
     int64_t inc = clamp(l->inc[side], 0, TIME_MAX_MS);
+    /* A lag learned from the clocks counts like MoveOverhead, and is paid
+     * from the increment before anything of it is planned. */
+    int64_t learned = clamp(l->lag_ms, 0, TIME_MAX_MS);
+    if (learned > lag)
+        lag = learned;
+    int64_t spend_inc = inc > learned ? inc - learned : 0;
     /* Never planned: the last moves of a game far past the horizon, and
      * the lag of every move, are paid from it.  It is held, not halved with
      * the clock: once the clock is down to it, moves are made on the
@@ -92,16 +98,25 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
     int mtg = l->movestogo > 0 ? l->movestogo : 40; /* 0: sudden death */
     if (mtg > 50)
         mtg = 50;
-    int64_t s = usable / mtg + inc * 3 / 4;
+    int64_t s = usable / mtg + spend_inc * 3 / 4;
     int64_t h = s * 4;
     /* Never more than a fifth of what is usable (90% with one move to go):
      * an iteration that overruns the soft budget stops there, and the clock
      * decays geometrically instead of running out. */
-    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 5 + inc / 2;
+    int64_t cap = l->movestogo == 1 ? usable * 9 / 10 : usable / 5 + spend_inc / 2;
     h = clamp(h, 1, clamp(cap, 1, usable));
     s = clamp(s, 1, h);
     *soft = tighter(*soft, s);
     *hard = tighter(*hard, h);
+}
+
+int64_t timeman_lag_update(int64_t lag, int64_t left_before, int64_t inc, int64_t left_now,
+                           int64_t own_ms)
+{
+    int64_t charged = clamp(left_before, 0, TIME_MAX_MS) + clamp(inc, 0, TIME_MAX_MS) -
+                      clamp(left_now, 0, TIME_MAX_MS);
+    int64_t sample = clamp(charged - clamp(own_ms, 0, TIME_MAX_MS), 0, 500);
+    return (3 * clamp(lag, 0, 500) + sample + 2) / 4;
 }
 
 void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms)

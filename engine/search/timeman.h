@@ -59,6 +59,17 @@ int64_t time_now_ms(void);
  */
 void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_t *soft,
                     int64_t *hard);
+/*
+ * The lag learned from the clocks: the side to move had left_before ms and
+ * inc at its last go, answered own_ms after reading it, and now has
+ * left_now.  What the clock lost beyond own_ms (the way to the GUI and
+ * back, a busy machine that ran the engine late) is one sample; the lag is
+ * a running mean of them (each sample weighs a quarter, at most 500 ms).
+ * Under clocks the budgets keep it off like MoveOverhead (the larger of the
+ * two counts) and spend only the increment beyond it.  Pure.
+ */
+int64_t timeman_lag_update(int64_t lag, int64_t left_before, int64_t inc, int64_t left_now,
+                           int64_t own_ms);
 /* Non-zero when l gives clocks, but none for side. */
 int timeman_clock_missing(const SearchLimits *l, int side);
 /* Non-zero when a search under l ends by itself (a time budget, a depth or
