@@ -25,6 +25,9 @@ run "$dir/morelli" --Search=mcts --Hash=8 go nodes 3000
 # A search stopped from the reader's thread while the search thread runs.
 printf 'setoption name Threads value 2\nsetoption name Hash value 8\nposition startpos\ngo infinite\nisready\nd\nstop\nisready\nquit\n' |
     run "$dir/morelli"
+# A Morelli solve on the search thread, the reader answering and stopping it.
+printf 'setoption name Hash value 8\nposition startpos\nsolve movetime 60000\nisready\nd\nposition startpos moves a1-b2\nstop\nisready\nsolve movetime 60000\nquit\n' |
+    run "$dir/morelli"
 run "$dir/match" --engine cmd="$dir/morelli --Threads=2 --Hash=8" name=a \
     --engine cmd="$dir/morelli --Hash=8" name=b --variant morris --depth 3 --games 4 \
     --concurrency 2 --quiet --maxplies 60 --timeout 60000 --start-timeout 60000

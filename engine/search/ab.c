@@ -15,7 +15,7 @@
  * whole root iteration passes without a horizon leaf, the root is solved and
  * iterative deepening stops; a mate score found within the iteration's
  * depth also stops it.  Small endings of games that bound their plies left
- * are solved before any iteration (ab_solve.c).  The move picker is in
+ * are solved in slices between the iterations (ab_solve.c).  The move picker is in
  * ab_pick.c, what the files share in ab_internal.h.
  */
 #include <pthread.h>
@@ -374,11 +374,10 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
     int max_depth = c->limits->depth > 0 ? c->limits->depth : MAX_PLY - 2;
     if (max_depth > MAX_PLY - 2)
         max_depth = MAX_PLY - 2;
-    /* A small ending is solved exactly first (ab_solve.c). */
-    if (t->id == 0 && ab_solve_root(t)) {
-        emit_iteration(all, nthreads, 0);
-        return;
-    }
+    /* A small ending is solved exactly (ab_solve.c), in slices after the
+     * iterations from the first on: a move and a pv come at once. */
+    SolveSched ss;
+    ab_solve_plan(t, &ss);
     int prev = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         int d = depth;
@@ -435,7 +434,11 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
         if (t->proven || (mate_plies <= SCORE_MATE - SCORE_MATE_BOUND && mate_plies <= d))
             break;
-        if (timeman_stop_iterating(&c->tm, 3, 5))
+        if (ab_solve_slice(t, &ss)) {
+            emit_iteration(all, nthreads, 0);
+            break;
+        }
+        if (t->aborted || timeman_stop_iterating(&c->tm, 3, 5))
             break;
         if (c->limits->nodes && total_nodes(all, nthreads) >= c->limits->nodes)
             break;

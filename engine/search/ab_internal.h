@@ -215,10 +215,22 @@ typedef struct Picker {
 } Picker;
 
 void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move);
-/* ab_solve.c: solves the root exactly when the game bounds its plies left
- * low enough; 1 and the thread's done_* fields (score, PV, proven) filled
- * when it did, 0 when it did not try or gave up within its budget. */
-int ab_solve_root(AbThread *t);
+/* ab_solve.c: the exact solver's share of one search at the root (main
+ * thread), when the game bounds its plies left low enough.  It runs in
+ * slices between the iterations, each keeping what it proved in the TT. */
+typedef struct SolveSched {
+    int on;         /* worth a try: the game is small enough, not solved yet */
+    int by_nodes;   /* counted in nodes (else in ms since go) */
+    int64_t budget; /* the whole share */
+    int64_t first;  /* the first slice (after the first iteration) */
+    int64_t spent;  /* used so far */
+    int64_t mark;   /* the count when the last slice ended */
+    int slices;
+} SolveSched;
+void ab_solve_plan(AbThread *t, SolveSched *ss);
+/* One slice: 1 and the thread's done_* fields (score, PV, proven) filled
+ * when the root is solved, 0 when not (yet). */
+int ab_solve_slice(AbThread *t, SolveSched *ss);
 /* ab_solve.c: the value of every root move (search_solve), with at most
  * ms milliseconds and nodes nodes (0: no limit); 0. */
 int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out);

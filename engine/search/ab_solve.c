@@ -2,18 +2,25 @@
  * ab_solve.c -- exact endings for the alpha-beta searcher.
  *
  * A game that bounds the plies it can still last (plies_left; Morelli: the
- * band steps left) is searched to its end before iterative deepening when
- * the bound is at most SOLVE_PLIES: negamax over game results only (win
+ * band steps left) is searched to its end, in slices between the iterations
+ * of iterative deepening, when the bound is at most SOLVE_PLIES: negamax
+ * over game results only (win
  * SCORE_MATE - ply, loss its negation, draw 0), no depth, no evaluation, no
  * reduction or pruning but alpha-beta itself and mate distance, every node
  * stored in the TT as proven.  The root is probed first with null windows
  * (a win? else at least a draw?), so a winning or drawing move is known
  * early; then, for a win or a loss, a full window gives the exact distance:
  * the fastest win, or the longest resistance.  The solver has its own
- * budget (half the soft time or of a node limit when the bound is at most
+ * share (half the soft time or of a node limit when the bound is at most
  * SOLVE_SURE, a quarter beyond; SOLVE_NODES under a depth limit, which it
- * takes only when the whole game fits in that depth); past it it gives up
- * and the normal search runs, reusing every proven entry.
+ * takes only when the whole game fits in that depth).  It comes in slices:
+ * a sixteenth after the first iteration, then after each iteration as much
+ * as that iteration took, so the heuristic search keeps half of the time
+ * and has a move from the start; each slice starts again from the root and
+ * walks down the proven entries the earlier ones stored.  Once the sign of
+ * the root is known the slice takes the rest of the share for the distance.
+ * Past the share the normal search goes on alone, reusing every proven
+ * entry.
  *
  * ab_solve_moves() (search_solve(), the protocol's `solve`) uses the same
  * negamax on every root move: the sign of each first, then the distances,
@@ -25,6 +32,13 @@
 #define SOLVE_SURE 64   /* up to here half the budget, beyond a quarter */
 #define SOLVE_NODES 20000000ull
 #define SOLVE_TT_DEPTH 250
+/* Under a clock or a node limit the solver's share comes in slices between
+ * the iterations: the first, after the first iteration, a SOLVE_FIRST-th
+ * of it, then each as long as the iterations since the last one.  Without
+ * any limit (go infinite) the first is SOLVE_FIRST_NODES nodes. */
+#define SOLVE_FIRST 16
+#define SOLVE_FIRST_NODES 100000
+#define SOLVE_MIN_NODES 1000
 /* Why the solver gave up (AbThread.solve_gave_up): its budget, or a line
  * it cannot follow (longer than MAX_PLY, or a position without a move that
  * the game does not call over). */
@@ -139,27 +153,86 @@ static void solve_done(AbThread *t, int score, int exact)
     t->proven = exact;
 }
 
-int ab_solve_root(AbThread *t)
+void ab_solve_plan(AbThread *t, SolveSched *ss)
 {
     const Game *g = t->g;
     SearchCtx *c = t->c;
     const SearchLimits *lim = c->limits;
+    memset(ss, 0, sizeof *ss);
     int left = g->plies_left ? g->plies_left(t->pos) : SOLVE_PLIES + 1;
-    if (left > SOLVE_PLIES || g->result(t->pos) != RESULT_NONE)
-        return 0;
+    if (t->id != 0 || left > SOLVE_PLIES || g->result(t->pos) != RESULT_NONE)
+        return;
     /* a fixed depth asks for no more than that depth: solve only when the
      * whole game fits in it */
     if (lim->depth > 0 && left > lim->depth)
-        return 0;
+        return;
     int64_t soft = c->tm.soft_ms;
     int share = left <= SOLVE_SURE ? 2 : 4; /* 1/2 or 1/4 of the budget */
-    t->solve_ms_max = soft >= 0 ? soft / share : -1;
-    if (lim->nodes)
-        t->solve_nodes_max = t->nodes + lim->nodes / (uint64_t)share;
-    else if (soft >= 0 || lim->infinite)
-        t->solve_nodes_max = UINT64_MAX;
-    else
-        t->solve_nodes_max = t->nodes + SOLVE_NODES;
+    ss->on = 1;
+    if (soft >= 0) {
+        ss->budget = soft / share;
+    } else if (lim->nodes) {
+        ss->by_nodes = 1;
+        ss->budget = (int64_t)(lim->nodes / (uint64_t)share);
+    } else if (lim->infinite) {
+        ss->by_nodes = 1;
+        ss->budget = INT64_MAX / 4; /* no end, but room to add to */
+        ss->first = SOLVE_FIRST_NODES;
+        return;
+    } else { /* a depth alone: all of it at once, as before any iteration */
+        ss->by_nodes = 1;
+        ss->budget = ss->first = SOLVE_NODES;
+        return;
+    }
+    ss->first = ss->budget / SOLVE_FIRST;
+}
+
+/* The solver's clock: nodes or ms. */
+static int64_t sched_now(AbThread *t, const SolveSched *ss)
+{
+    return ss->by_nodes ? (int64_t)t->nodes : timeman_elapsed(&t->c->tm);
+}
+
+/* The solver's limits: until the count `until` (ms or nodes). */
+static void solve_until(AbThread *t, const SolveSched *ss, int64_t until)
+{
+    t->solve_ms_max = ss->by_nodes ? -1 : until;
+    t->solve_nodes_max = ss->by_nodes ? (uint64_t)until : UINT64_MAX;
+}
+
+/* The probes at the root within the thread's solve_*_max, which grow to
+ * the whole share left (counted from `now`) once the value's sign is
+ * known: the distance then comes in the same slice.  1 when solved. */
+static int solve_root_probes(AbThread *t, const SolveSched *ss, int64_t now);
+
+int ab_solve_slice(AbThread *t, SolveSched *ss)
+{
+    if (!ss->on || t->aborted)
+        return 0;
+    int64_t now = sched_now(t, ss);
+    /* as much as the search had since the last slice */
+    int64_t slice = ss->slices == 0 ? ss->first : now - ss->mark;
+    if (slice > ss->budget - ss->spent)
+        slice = ss->budget - ss->spent;
+    if (slice < (ss->by_nodes ? SOLVE_MIN_NODES : 1)) {
+        if (ss->spent >= ss->budget)
+            ss->on = 0;
+        return 0; /* the next one gets more */
+    }
+    solve_until(t, ss, now + slice);
+    int solved = solve_root_probes(t, ss, now);
+    int64_t after = sched_now(t, ss);
+    ss->spent += after - now;
+    ss->mark = after;
+    ss->slices++;
+    if (solved || t->solve_gave_up == SOLVE_GAVE_DEEP)
+        ss->on = 0;
+    t->solve_gave_up = 0;
+    return solved;
+}
+
+static int solve_root_probes(AbThread *t, const SolveSched *ss, int64_t now)
+{
     t->solve_gave_up = 0;
     int v, solved = 0;
     Move m;
@@ -169,6 +242,7 @@ int ab_solve_root(AbThread *t)
     if (v >= 1) {
         solve_done(t, v, 0); /* a winning move, its distance an upper bound */
         solved = 1;
+        solve_until(t, ss, now + (ss->budget - ss->spent));
         if (solve_probe(t, 0, INF, &v, &m) && m != MOVE_NONE)
             solve_done(t, v, 1); /* the fastest win */
         goto out;
@@ -182,12 +256,12 @@ int ab_solve_root(AbThread *t)
         goto out;
     }
     /* lost: the longest resistance */
+    solve_until(t, ss, now + (ss->budget - ss->spent));
     if (solve_probe(t, -INF, INF, &v, &m) && m != MOVE_NONE) {
         solve_done(t, v, 1);
         solved = 1;
     }
 out:
-    t->solve_gave_up = 0;
     return solved;
 }
 
