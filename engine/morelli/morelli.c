@@ -226,6 +226,23 @@ static int mo_plies_left(const void *pos)
     return n;
 }
 
+/* Alpha-beta's shallow pruning (Game.prune) one and two plies above the
+ * horizon, 100 a ply: a cut when the evaluation stays that far above beta,
+ * only the noisy moves when it is that far below alpha.  Never where the
+ * band steps left bound the game to 8 plies or fewer: a quiet move can win
+ * there. */
+static int mo_prune(const void *pos, int depth, int eval, int alpha, int beta)
+{
+    if (depth > 2 || mo_plies_left(pos) <= 8)
+        return PRUNE_NONE;
+    int margin = 100 * depth;
+    if (eval - margin >= beta)
+        return PRUNE_CUT;
+    if (eval + margin <= alpha)
+        return PRUNE_QUIET;
+    return PRUNE_NONE;
+}
+
 static uint64_t perft_rec(MoPos *p, int depth, int bulk)
 {
     if (bulk && depth == 1 && p->ruleset == RULESET_STANDARD)
@@ -381,5 +398,6 @@ const Game game_morelli = {
     .weights = morelli_weight_table,
     .print_weights = morelli_print_weights,
     .plies_left = mo_plies_left,
+    .prune = mo_prune,
     .picture = morelli_picture,
 };
