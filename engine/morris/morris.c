@@ -55,6 +55,18 @@ static void tables_init(void)
                     from->byte[at >> 3][b] |= 1u << pt;
             }
         }
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < 3; f++)
+            for (int i = 0; i < 8; i++) {
+                uint32_t L = 7u << (3 * i), x = 0;
+                if (f == 1)
+                    L = perm(&morris_from_v, L);
+                else if (f == 2)
+                    L = i < 4 ? perm(&morris_from_d, L) : 0;
+                for (uint32_t q = L; q; q &= q - 1)
+                    x |= morris_tabs[d].adj[lsb(q)];
+                morris_tabs[d].exits[f][i] = x & ~L;
+            }
     uint64_t s = 0x4D6F727269735A6Bull; /* fixed seed: keys never change */
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < NPTS; i++)

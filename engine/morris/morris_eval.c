@@ -92,25 +92,38 @@ static inline void steps(const Tables *t, uint32_t bb, uint32_t empty, Steps *st
     }
 }
 
-/* The terms of line L for a side with c pieces on it (own its pieces):
- * mills (sharing a piece with another: double; with a piece that can step
- * out: runmill) and open lines of two. */
-static inline void line_terms(const Tables *t, uint32_t L, uint32_t own, uint32_t empty,
-                              uint32_t *millpts, int f[F_COUNT])
+/* Closed mills (base bits m of family f) with a piece that can step out. */
+static inline int running(const Tables *t, int f, uint32_t m, uint32_t empty)
 {
-    int c = popcnt(own & L);
-    if (c == 3) {
-        if (*millpts & L)
-            f[F_DOUBLE]++; /* shares a piece with another mill */
-        *millpts |= L;
-        f[F_MILLS]++;
-        for (uint32_t q = L; q; q &= q - 1)
-            if (t->adj[lsb(q)] & empty & ~L) {
-                f[F_RUNMILL]++;
-                break;
-            }
-    } else if (c == 2 && (L & empty)) {
-        f[F_OPEN]++;
+    int n = 0;
+    for (; m; m &= m - 1)
+        n += (t->exits[f][lsb(m) / 3] & empty) != 0;
+    return n;
+}
+
+/* A side's terms of the lines (own its pieces), all lines of a family at
+ * once (the triples of morris_internal.h): closed mills, mills sharing a
+ * piece with a mill of an earlier family (double: a vertical with a
+ * horizontal, a diagonal with either), mills with a piece that can step
+ * out (runmill), and open lines of two and an empty point. */
+static void line_features(const Pos *p, const Tables *t, uint32_t own, uint32_t empty,
+                          int f[F_COUNT])
+{
+    uint32_t ov = perm(&morris_to_v, own), ev = perm(&morris_to_v, empty);
+    uint32_t hm = tri_full(own, TRIPLE_BASE), vm = tri_full(ov, TRIPLE_BASE);
+    uint32_t hpts = hm * 7, s = perm(&morris_to_v, hpts);
+    f[F_MILLS] = popcnt(hm) + popcnt(vm);
+    f[F_OPEN] = popcnt(tri_open(own, empty, TRIPLE_BASE)) + popcnt(tri_open(ov, ev, TRIPLE_BASE));
+    f[F_DOUBLE] = popcnt((s | (s >> 1) | (s >> 2)) & vm);
+    f[F_RUNMILL] = running(t, 0, hm, empty) + running(t, 1, vm, empty);
+    if (p->diag) {
+        uint32_t od = perm(&morris_to_d, own), ed = perm(&morris_to_d, empty);
+        uint32_t dm = tri_full(od, DIAG_BASE);
+        s = perm(&morris_to_d, hpts | perm(&morris_from_v, vm * 7));
+        f[F_MILLS] += popcnt(dm);
+        f[F_OPEN] += popcnt(tri_open(od, ed, DIAG_BASE));
+        f[F_DOUBLE] += popcnt((s | (s >> 1) | (s >> 2)) & dm);
+        f[F_RUNMILL] += running(t, 2, dm, empty);
     }
 }
 
@@ -162,6 +175,35 @@ static int blockade_in_one(const Pos *p, const Steps *os)
     return 0;
 }
 
+/*
+ * A fork of the side not to move: two empty points or more where it could
+ * complete a line of two next turn (a piece in hand, or a step from off
+ * that line).  The side to move blocks one at most, so unless it closes a
+ * mill first (the quiescence search tries that) it loses a piece.
+ */
+#define FORK_PENALTY 150
+static int opponent_forks(const Pos *p, const Tables *t, uint32_t empty)
+{
+    int o = p->stm ^ 1;
+    uint32_t opp = p->bb[o], cl = closing_points(p->diag, opp, empty);
+    if (!(cl & (cl - 1)))
+        return 0;
+    if (p->hand[o])
+        return 1;
+    int n = 0;
+    for (; cl; cl &= cl - 1) {
+        int e = lsb(cl);
+        for (int k = 0; k < t->npm[e]; k++) {
+            uint32_t pm = t->pmill[e][k];
+            if ((opp & pm) == pm && (t->adj[e] & opp & ~pm)) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n >= 2;
+}
+
 int morris_evaluate(const void *vp)
 {
     const Pos *p = vp;
@@ -175,19 +217,17 @@ int morris_evaluate(const void *vp)
     steps(t, p->bb[o], empty, &st[1]);
     if (blockade_in_one(p, &st[1]))
         return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
-    int a[F_COUNT] = {0}, b[F_COUNT] = {0};
-    uint32_t ma = 0, mb = 0;
-    for (int l = 0; l < t->nlines; l++) {
-        uint32_t L = t->line[l];
-        line_terms(t, L, p->bb[s], empty, &ma, a);
-        line_terms(t, L, p->bb[o], empty, &mb, b);
-    }
+    int a[F_COUNT], b[F_COUNT];
+    line_features(p, t, p->bb[s], empty, a);
+    line_features(p, t, p->bb[o], empty, b);
     side_features(p, s, &st[0], a);
     side_features(p, o, &st[1], b);
     int phase = (p->hand[0] || p->hand[1]) ? 0 : (flies(p, 0) || flies(p, 1)) ? 2 : 1;
     int v = 0;
     for (int i = 0; i < F_COUNT; i++)
         v += eval_weight[phase][i] * (a[i] - b[i]);
+    if (phase < 2 && opponent_forks(p, t, empty))
+        v -= FORK_PENALTY;
     return v;
 }
 
@@ -270,7 +310,7 @@ void morris_move_order(const void *vp, const Move *mv, int n, int *hint)
 /*
  * Pruning in the last plies (Game.prune).  A cut when the evaluation stays
  * PRUNE_UP a ply above beta, and PRUNE_THREAT more when the opponent could
- * close a mill next turn; only the noisy moves in the last two plies when
+ * close a mill next turn; only the noisy moves in the last three plies when
  * it is PRUNE_DOWN a ply below alpha.  Neither when the side to move has at
  * most one empty point next to its pieces (a wall closing in: the
  * evaluation sees a blockade only one ply ahead).
@@ -283,7 +323,7 @@ int morris_prune(const void *vp, int depth, int eval, int alpha, int beta)
 {
     const Pos *p = vp;
     int up = eval - PRUNE_UP * depth >= beta;
-    int down = depth <= 2 && eval + PRUNE_DOWN * depth <= alpha;
+    int down = depth <= 3 && eval + PRUNE_DOWN * depth <= alpha;
     if (!up && !down)
         return PRUNE_NONE;
     const Tables *t = &morris_tabs[p->diag];

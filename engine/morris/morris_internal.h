@@ -43,6 +43,10 @@ typedef struct Tables {
     uint32_t adj[NPTS];
     int npm[NPTS];
     uint32_t pmill[NPTS][3];
+    /* Per line family (0 horizontal, 1 vertical, 2 diagonal) and triple
+     * (morris_internal.h's triples, below): the points next to the line
+     * and off it, where a piece of a closed mill can step out. */
+    uint32_t exits[3][8];
 } Tables;
 
 /*

@@ -156,7 +156,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     Move best_move = MOVE_NONE;
     Move tried[64]; /* the quiet moves searched (history malus) */
     int ntried = 0, quiet, i = 0;
-    int late = g->move_order ? 2 : 3, later = g->move_order ? 6 : 10;
+    int late = g->move_order ? 2 : 3, later = g->move_order ? 4 : 10;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
         if (futile && quiet && best > -SCORE_MATE_BOUND) {
             t->horizon++; /* pruned: the value is not exact */
