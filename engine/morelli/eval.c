@@ -87,9 +87,9 @@ static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
 {
     const MoTables *t = mo_tables(p);
     si->stones = bits_count(&p->stones[s]);
-    si->mobility = p->mob[s];
-    si->reserve = p->bsum[s] - si->stones;
-    si->inner = si->stones * t->outer_band - p->bsum[s];
+    si->mobility = p->c.mob[s];
+    si->reserve = p->c.bsum[s] - si->stones;
+    si->inner = si->stones * t->outer_band - p->c.bsum[s];
     si->best_capture = 0;
     /* the best single landing for captures (they do not depend on which
      * stone lands, see internal.h) */
@@ -129,7 +129,7 @@ int morelli_evaluate(const void *pos)
     score += w[MW_CAPTURE_NOW] * me.best_capture - w[MW_CAPTURE_THREAT] * op.best_capture;
 
     /* frames, orbit by orbit (counted by make/unmake) */
-    int f3 = p->f3[s] - p->f3[o], f2 = p->f2[s] - p->f2[o];
+    int f3 = p->c.f3[s] - p->c.f3[o], f2 = p->c.f2[s] - p->c.f2[o];
     /* a frame's empty corner that a stone reaches: enthroning now, or
      * the opponent's threat */
     int frame_now = p->throne != s + 1 && reaches_any(p, s, morelli_frame_gaps(p, s));

@@ -74,7 +74,7 @@ Bits morelli_frame_gaps(const MoPos *p, int s)
 {
     const MoTables *t = mo_tables(p);
     /* a gap's orbit is one of the f3 orbits (3 of s's stones, no other) */
-    if (p->f3[s] == 0)
+    if (p->c.f3[s] == 0)
         return (Bits){{0, 0, 0}};
     Bits own = bits_and(p->stones[s], t->frame_band);
     Bits s1 = {{0, 0, 0}}, s2 = s1, s3 = s1;
@@ -276,7 +276,7 @@ int morelli_count(const MoPos *p)
 /* A landing is a move in either ruleset: the landing count says it. */
 int mo_has_move(const MoPos *p)
 {
-    return mo_placing(p) || p->mob[p->stm] > 0;
+    return mo_placing(p) || p->c.mob[p->stm] > 0;
 }
 
 /* ------------------------------------------------------------------------

@@ -29,8 +29,7 @@
 #define MORELLI_MAX_MOVES 9440
 
 typedef struct MoUndo {
-    int16_t mob[2], bsum[2];
-    uint8_t f3[2], f2[2];
+    MoCounts c;
     uint8_t throne, stm;
 } MoUndo;
 

@@ -85,12 +85,7 @@ static void save(const MoPos *p, MoUndo *u)
 {
     u->throne = p->throne;
     u->stm = p->stm;
-    u->mob[0] = p->mob[0];
-    u->mob[1] = p->mob[1];
-    u->bsum[0] = p->bsum[0];
-    u->bsum[1] = p->bsum[1];
-    memcpy(u->f3, p->f3, 2);
-    memcpy(u->f2, p->f2, 2);
+    u->c = p->c;
 }
 
 /* A placement on `to` (and its facing cell in pairs): ring cells, on
@@ -102,16 +97,16 @@ static void make_placement(MoPos *p, const MoTables *t, int to)
     mo_line_flip(p, t, to);
     p->key ^= morelli_zob_stone[s][to];
     p->count++;
-    p->mob[s] = (int16_t)(p->mob[s] + mo_landings(p, t, to));
-    p->bsum[s] = (int16_t)(p->bsum[s] + t->band[to]);
+    p->c.mob[s] = (int16_t)(p->c.mob[s] + mo_landings(p, t, to));
+    p->c.bsum[s] = (int16_t)(p->c.bsum[s] + t->band[to]);
     if (p->pairs) {
         int o = t->opposite[to];
         bits_set(&p->stones[s ^ 1], o);
         mo_line_flip(p, t, o);
         p->key ^= morelli_zob_stone[s ^ 1][o];
         p->count++;
-        p->mob[s ^ 1] = (int16_t)(p->mob[s ^ 1] + mo_landings(p, t, o));
-        p->bsum[s ^ 1] = (int16_t)(p->bsum[s ^ 1] + t->band[o]);
+        p->c.mob[s ^ 1] = (int16_t)(p->c.mob[s ^ 1] + mo_landings(p, t, o));
+        p->c.bsum[s ^ 1] = (int16_t)(p->c.bsum[s ^ 1] + t->band[o]);
     }
     int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
     if (ns != s)
@@ -130,7 +125,7 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
         return;
     }
     int from = MO_FROM(m);
-    int mob[2] = {p->mob[0], p->mob[1]};
+    int mob[2] = {p->c.mob[0], p->c.mob[1]};
     Bits white = p->stones[1];
     /* the stone leaves from, lands on to, the king may take the Throne,
      * then the captured stones change sides (occupancy unchanged) */
@@ -147,7 +142,7 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
         mob_cell(p, t, &white, t->centre, -1, mob);
         mo_line_flip(p, t, t->centre);
     }
-    int bsum_s = p->bsum[s] + t->band[to] - t->band[from], bsum_o = p->bsum[s ^ 1];
+    int bsum_s = p->c.bsum[s] + t->band[to] - t->band[from], bsum_o = p->c.bsum[s ^ 1];
     for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
         int x = to + t->delta[__builtin_ctz(c)];
         int r = mo_landings(p, t, x);
@@ -156,12 +151,12 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
         bsum_s += t->band[x];
         bsum_o -= t->band[x];
     }
-    p->mob[0] = (int16_t)mob[0];
-    p->mob[1] = (int16_t)mob[1];
-    p->bsum[s] = (int16_t)bsum_s;
-    p->bsum[s ^ 1] = (int16_t)bsum_o;
+    p->c.mob[0] = (int16_t)mob[0];
+    p->c.mob[1] = (int16_t)mob[1];
+    p->c.bsum[s] = (int16_t)bsum_s;
+    p->c.bsum[s ^ 1] = (int16_t)bsum_o;
     /* the frame orbits: out before the stones change, in after */
-    int orb[10], f3[2] = {p->f3[0], p->f3[1]}, f2[2] = {p->f2[0], p->f2[1]};
+    int orb[10], f3[2] = {p->c.f3[0], p->c.f3[1]}, f2[2] = {p->c.f2[0], p->c.f2[1]};
     int norb = frame_orbits(t, m, from, to, orb);
     for (int i = 0; i < norb; i++)
         mo_orbit_frames(p, t, orb[i], -1, f3, f2);
@@ -180,8 +175,8 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     for (int i = 0; i < norb; i++)
         mo_orbit_frames(p, t, orb[i], 1, f3, f2);
     for (int i = 0; i < 2; i++) {
-        p->f3[i] = (uint8_t)f3[i];
-        p->f2[i] = (uint8_t)f2[i];
+        p->c.f3[i] = (uint8_t)f3[i];
+        p->c.f2[i] = (uint8_t)f2[i];
     }
     p->stm = (uint8_t)(s ^ 1);
     p->key = k ^ morelli_zob_white;
@@ -195,12 +190,7 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     if (p->stm != s)
         p->key ^= morelli_zob_white;
     p->stm = (uint8_t)s;
-    p->mob[0] = u->mob[0];
-    p->mob[1] = u->mob[1];
-    p->bsum[0] = u->bsum[0];
-    p->bsum[1] = u->bsum[1];
-    memcpy(p->f3, u->f3, 2);
-    memcpy(p->f2, u->f2, 2);
+    p->c = u->c;
     if (m & MO_PLACE) {
         bits_clear(&p->stones[s], to);
         mo_line_flip(p, t, to);

@@ -99,14 +99,23 @@ void morelli_tables_init(void);
  * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
  * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
  * count = stones on the board; count < ring means the placement phase.
- * Kept up to date by make/unmake for the evaluation (mo_derive() computes
- * them from the stones): mob[s] = the landings of side s's stones (its
+ * Kept up to date by make/unmake for the evaluation, in c (mo_derive()
+ * computes them from the stones): mob[s] = the landings of side s's stones (its
  * legal moves in standard play, the sum of morelli_reach_count), bsum[s]
  * = the sum of the bands of side s's stones, f3[s] and f2[s] = the orbits
  * of the frame bands (1 .. outer-1) where side s has 3 stones (the fourth
  * corner empty) or 2 (the rest empty); lm[l] = the occupied cells of
  * line l (MoTables.line), bit k for place k, the Throne with its king.
  */
+/* The counts the evaluation reads (see MoPos), one block so that make saves
+ * and unmake restores them with one copy. */
+typedef struct MoCounts {
+    int16_t mob[2];  /* landings of each side's stones */
+    int16_t bsum[2]; /* bands of each side's stones, summed */
+    uint8_t f3[2];   /* orbits with 3 of the side's stones and no other */
+    uint8_t f2[2];   /* orbits with 2 of the side's stones and no other */
+} MoCounts;
+
 typedef struct MoPos {
     Bits stones[2];
     Key key;
@@ -118,10 +127,7 @@ typedef struct MoPos {
     uint8_t pairs;   /* placement phase by pairs (1) or single stones (0) */
     uint8_t count;   /* stones on the board */
     uint8_t ring;    /* cells of the outer ring: 4 (N - 1) */
-    int16_t mob[2];  /* landings of each side's stones */
-    int16_t bsum[2]; /* bands of each side's stones, summed */
-    uint8_t f3[2];   /* orbits with 3 of the side's stones and no other */
-    uint8_t f2[2];   /* orbits with 2 of the side's stones and no other */
+    MoCounts c;      /* kept by make, restored by unmake as one copy */
     uint8_t spare[4]; /* always 0 */
     uint16_t lm[MO_LINES]; /* occupied cells by line (0 past the board's lines) */
 } MoPos;

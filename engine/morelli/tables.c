@@ -180,8 +180,8 @@ void mo_derive(MoPos *p)
             mob += morelli_reach_count(t, &occ, c);
             bsum += t->band[c];
         }
-        p->mob[s] = (int16_t)mob;
-        p->bsum[s] = (int16_t)bsum;
+        p->c.mob[s] = (int16_t)mob;
+        p->c.bsum[s] = (int16_t)bsum;
     }
     memset(p->lm, 0, sizeof p->lm);
     while (bits_any(&occ))
@@ -190,7 +190,7 @@ void mo_derive(MoPos *p)
     for (int i = 0; i < t->norbits; i++)
         mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
     for (int s = 0; s < 2; s++) {
-        p->f3[s] = (uint8_t)f3[s];
-        p->f2[s] = (uint8_t)f2[s];
+        p->c.f3[s] = (uint8_t)f3[s];
+        p->c.f2[s] = (uint8_t)f2[s];
     }
 }
