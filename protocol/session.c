@@ -151,15 +151,21 @@ Move *legal_moves(const Game *g, const void *pos, int *n)
 #define JOB_LINE_MAX 256
 
 /* Prints the job's bestmove unless it is out already (the watchdog's or the
- * worker's, whichever comes first). Holds out_lock. */
-static void answer(Session *e, const char *line)
+ * worker's, whichever comes first), noting when. Call with out_lock held. */
+static void answer_locked(Session *e, const char *line)
 {
-    pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->answered = 1;
         e->answer_ms = time_now_ms();
         e->write(e->write_ctx, line);
     }
+}
+
+/* answer_locked() under out_lock. */
+static void answer(Session *e, const char *line)
+{
+    pthread_mutex_lock(&e->out_lock);
+    answer_locked(e, line);
     pthread_mutex_unlock(&e->out_lock);
 }
 
@@ -320,12 +326,8 @@ static void *watchdog_main(void *arg)
         char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX];
         first_move(e, text, sizeof text);
         pthread_mutex_lock(&e->out_lock);
-        if (!e->answered) {
-            snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
-            e->answered = 1;
-            e->answer_ms = time_now_ms();
-            e->write(e->write_ctx, line);
-        }
+        snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
+        answer_locked(e, line);
         pthread_mutex_unlock(&e->out_lock);
         atomic_store(&e->stop, 1);
     }
