@@ -22,17 +22,23 @@
 
 /* --- behaviour -------------------------------------------------------- */
 
+/* A searcher (alphabeta or mcts, 4 MB) and tic-tac-toe's start in pos. */
+static Search *ttt_start(const char *algo, unsigned char *pos, GameOptions *opt)
+{
+    char err[64];
+    game_options_default(opt);
+    assert_int_equal(toy_ttt.init(pos, opt, err, sizeof err), 0);
+    return ts_new_search(algo, "4");
+}
+
 static void test_stop_flag(void **state)
 {
     (void)state;
     const char *algos[] = {"alphabeta", "mcts"};
     for (int a = 0; a < 2; a++) {
-        Search *s = ts_new_search(algos[a], "4");
         unsigned char pos[POS_MAX_BYTES];
-        char err[64];
         GameOptions opt;
-        game_options_default(&opt);
-        assert_int_equal(toy_ttt.init(pos, &opt, err, sizeof err), 0);
+        Search *s = ttt_start(algos[a], pos, &opt);
         SearchLimits lim;
         search_limits_init(&lim); /* no limit at all: only stop ends it */
         atomic_int stop;
@@ -143,12 +149,9 @@ static void test_infinite_until_stop(void **state)
     (void)state;
     const char *algos[] = {"alphabeta", "mcts"};
     for (int a = 0; a < 2; a++) {
-        Search *s = ts_new_search(algos[a], "4");
         unsigned char pos[POS_MAX_BYTES];
-        char err[64];
         GameOptions opt;
-        game_options_default(&opt);
-        assert_int_equal(toy_ttt.init(pos, &opt, err, sizeof err), 0);
+        Search *s = ttt_start(algos[a], pos, &opt);
         SearchLimits lim;
         search_limits_init(&lim);
         lim.infinite = 1;
