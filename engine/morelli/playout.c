@@ -135,6 +135,35 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
  * the cells c with x among their landing cells when nothing blocks. */
 static uint8_t orbit_of[3][MO_CELLS];
 static Bits on_path[3][MO_CELLS], lands_on[3][MO_CELLS];
+/* toward[sz][x][c]: the direction from x to c for the c of lands_on[sz][x]. */
+static uint8_t toward[3][MO_CELLS][MO_CELLS];
+
+/* A set of cells as a vector of four words (the fourth always 0 when
+ * loaded), so that the eight direction maps of find_capture are a few
+ * vector operations each (AVX2 where the build has it, two SSE2 halves or
+ * plain words elsewhere: the compiler's lowering, one code path). */
+typedef uint64_t V4 __attribute__((vector_size(32)));
+
+/* (Macros and pointers, not vector arguments: without AVX the calling
+ * convention of 32-byte vectors changes, which the compilers warn about.) */
+#define V4_OF(b) ((V4){(b).w[0], (b).w[1], (b).w[2], 0})
+
+/* *a moved k cells down (k > 0) or -k cells up the index, 0 < |k| < 64,
+ * from a set whose fourth word is 0; the fourth word of the result is
+ * garbage (a cap_from mask clears it). */
+static inline __attribute__((always_inline)) void v4_shift_down(V4 *out, const V4 *a, int k)
+{
+    if (k > 0) {
+        V4 hi = __builtin_shufflevector(*a, *a, 1, 2, 3, 0);
+        *out = (*a >> k) | (hi << (64 - k));
+    } else {
+        V4 lo = __builtin_shufflevector(*a, *a, 3, 0, 1, 2);
+        *out = (*a << -k) | (lo >> (64 + k));
+    }
+}
+
+/* cap_from of each board size and direction as vectors. */
+static V4 cap_from_v[3][MO_DIRS];
 
 static void play_tables_once(void)
 {
@@ -148,14 +177,19 @@ static void play_tables_once(void)
                 Bits x = t->path[c][d], y = t->land[c][d];
                 while (bits_any(&x))
                     bits_set(&on_path[sz][bits_pop(&x)], c);
-                while (bits_any(&y))
-                    bits_set(&lands_on[sz][bits_pop(&y)], c);
+                while (bits_any(&y)) {
+                    int to = bits_pop(&y);
+                    bits_set(&lands_on[sz][to], c);
+                    toward[sz][to][c] = (uint8_t)(d ^ 4);
+                }
             }
         for (int k = 0; k < t->norbits; k++) {
             Bits o = t->orbit[t->orbit_cell[k]];
             while (bits_any(&o))
                 orbit_of[sz][bits_pop(&o)] = (uint8_t)k;
         }
+        for (int d = 0; d < MO_DIRS; d++)
+            cap_from_v[sz][d] = V4_OF(t->cap_from[d]);
     }
 }
 
@@ -169,6 +203,7 @@ typedef struct MoPlay {
     const MoTables *t;
     const uint8_t *oid;
     const Bits *on_path, *lands_on;
+    const uint8_t (*toward)[MO_CELLS];
     Bits stuck;
     uint8_t cnt[2][64];
     uint64_t three[2];
@@ -192,6 +227,7 @@ static void play_init(MoPlay *st, MoPos *p)
     st->oid = orbit_of[p->sz];
     st->on_path = on_path[p->sz];
     st->lands_on = lands_on[p->sz];
+    st->toward = toward[p->sz];
     st->stuck = (Bits){{0, 0, 0}};
     memset(st->cnt, 0, sizeof st->cnt);
     st->three[0] = st->three[1] = 0;
@@ -292,17 +328,16 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
 
 /* The stones of `near` (own stones that can land on the empty cell `to`
  * when nothing blocks) that can land on it: those with nothing between
- * them and `to`.  The direction from `to` to a stone of its lines by the
- * signs of the file and rank differences. */
+ * them and `to` (the first occupied cell from `to` in the direction of the
+ * stone, toward[][][]). */
 static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
 {
-    static const int8_t dir_of[9] = {5, 4, 3, 6, -1, 2, 7, 0, 1}; /* [(sf+1)*3 + sr+1] */
     const MoTables *t = st->t;
+    const uint8_t *dir = st->toward[to];
     Bits out = {{0, 0, 0}};
     while (bits_any(&near)) {
         int c = bits_pop(&near);
-        int df = t->file[c] - t->file[to], dr = t->rank[c] - t->rank[to];
-        int d = dir_of[((df > 0) - (df < 0) + 1) * 3 + (dr > 0) - (dr < 0) + 1];
+        int d = dir[c];
         Bits blk = bits_and(t->ray[to][d], *occ);
         if ((d < 4 ? bits_lowest(&blk) : bits_highest(&blk)) == c)
             bits_set(&out, c);
@@ -324,28 +359,33 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
     const MoPos *p = st->p;
     const MoTables *t = st->t;
     const int s = p->stm;
-    const Bits own = p->stones[s], opp = p->stones[s ^ 1];
-    Bits by_dir[MO_DIRS];
-    Bits at1 = {{0, 0, 0}}, at2 = at1, at3 = at1;
+    const V4 own = V4_OF(p->stones[s]), opp = V4_OF(p->stones[s ^ 1]);
+    const V4 *capv = cap_from_v[p->sz];
+    V4 by_dir[MO_DIRS];
+    V4 at1 = {0, 0, 0, 0}, at2 = at1, at3 = at1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
         const int k = dx[d] + dy[d] * n; /* t->delta[d], a constant here */
-        Bits c = bits_and(bits_and(t->cap_from[d], bits_shift(opp, -k)), bits_shift(own, -2 * k));
+        V4 a, b;
+        v4_shift_down(&a, &opp, k);
+        v4_shift_down(&b, &own, 2 * k);
+        V4 c = capv[d] & a & b;
         by_dir[d] = c;
-        at3 = bits_or(at3, bits_and(at2, c));
-        at2 = bits_or(at2, bits_and(at1, c));
-        at1 = bits_or(at1, c);
+        at3 |= at2 & c;
+        at2 |= at1 & c;
+        at1 |= c;
     }
-    Bits empty = bits_andnot(t->board, *occ); /* never the Throne: occupied or not a target */
-    at1 = bits_and(at1, empty);
-    if (!bits_any(&at1))
+    Bits empty_b = bits_andnot(t->board, *occ);
+    V4 empty = V4_OF(empty_b); /* never the Throne: occupied or not a target */
+    at1 &= empty;
+    if (!(at1[0] | at1[1] | at1[2]))
         return MOVE_NONE;
-    bits_clear(&at1, t->centre);
+    at1[t->centre >> 6] &= ~((uint64_t)1 << (t->centre & 63));
+    V4 v[3] = {at1 & at3, at1 & at2 & ~at3, at1 & ~at2};
     Bits cls[3];
-    cls[0] = bits_and(at1, at3);
-    cls[1] = bits_andnot(bits_and(at1, at2), at3);
-    cls[2] = bits_andnot(at1, at2);
-    Bits movable = bits_andnot(own, st->stuck);
+    for (int i = 0; i < 3; i++)
+        cls[i] = (Bits){{v[i][0], v[i][1], v[i][2]}};
+    Bits movable = bits_andnot(p->stones[s], st->stuck);
     for (int i = 0; i < 3; i++) {
         if (!bits_any(&cls[i]))
             continue;
@@ -363,7 +403,7 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
                     continue;
                 unsigned caps = 0;
                 for (int d = 0; d < MO_DIRS; d++)
-                    caps |= (unsigned)bits_test(&by_dir[d], to) << d;
+                    caps |= (unsigned)((by_dir[d][to >> 6] >> (to & 63)) & 1) << d;
                 return slide_caps(st, s, bits_random(from, rng), to, caps);
             }
         }
