@@ -88,6 +88,30 @@ struct Mcts {
     uint64_t rng;
 };
 
+/*
+ * The root's children in arrays (its edge order), so that UCT at the root,
+ * where Morelli has about 480 children, is a vector loop over two floats a
+ * child instead of a walk over the nodes: q[i] = the mean result for the
+ * root's side to move and s[i] = sqrt(1 / visits), computed as select_edge
+ * computes them, so the choices are the same; made once every edge has a
+ * child.  A child proven won or lost has q = ROOT_NEVER (a win is taken
+ * first, by a scan, when `won` counts one).  Entries change only when a child's node does, which is on
+ * an iteration's path: after each backup the entries of the path's nodes
+ * that are root children (found by node index in an open-addressing set;
+ * a node may be the child of several root edges) are made again.
+ */
+#define ROOT_NEVER (-1e30f)
+
+typedef struct RootCache {
+    uint32_t n;     /* root edges; 0: not made yet */
+    uint32_t won;   /* children proven won for the root's side to move */
+    float *q, *s;   /* n rounded up to 8 */
+    uint8_t *win;   /* 1: the child is proven won */
+    uint32_t *slot; /* node index + 1 per slot, 0 = empty */
+    uint32_t *slot_edge;
+    uint32_t mask;  /* slots - 1 */
+} RootCache;
+
 /* One search's working state. */
 typedef struct MctsRun {
     SearchCtx *c;
@@ -105,6 +129,8 @@ typedef struct MctsRun {
     uint64_t playouts;
     uint64_t depth_sum;
     int seldepth;
+    uint32_t root;
+    RootCache rc;
 } MctsRun;
 
 /* --- arena and node table ---------------------------------------------- */
@@ -328,6 +354,135 @@ static void solver_update(Mcts *t, MctsNode *n)
     }
 }
 
+/* --- the root's children in arrays ---------------------------------------- */
+
+static void root_cache_free(RootCache *rc)
+{
+    free(rc->q);
+    free(rc->s);
+    free(rc->win);
+    free(rc->slot);
+    free(rc->slot_edge);
+    memset(rc, 0, sizeof *rc);
+}
+
+/* Entry i of the cache from the root n's edge i (which has a child). */
+static void root_cache_set(MctsRun *r, const MctsNode *n, uint32_t i)
+{
+    RootCache *rc = &r->rc;
+    const MctsNode *c = &r->t->nodes[r->t->edges[n->edge + i].child];
+    rc->won -= rc->win[i];
+    int pv = proven_for(n, c);
+    rc->win[i] = pv == PROVEN_WIN;
+    rc->won += rc->win[i];
+    if (pv == PROVEN_WIN || pv == PROVEN_LOSS) {
+        rc->q[i] = ROOT_NEVER; /* a win is taken by the scan, a loss never */
+        rc->s[i] = 0.0f;
+        return;
+    }
+    float inv = 1.0f / (float)c->visits;
+    float q = c->value * inv;
+    if (c->stm != n->stm)
+        q = 1.0f - q;
+    rc->q[i] = q;
+    rc->s[i] = sqrtf(inv);
+}
+
+/* The first slot of node id in the cache's set (node indices are small and
+ * dense: mixed before the multiply-high). */
+static size_t root_slot(const RootCache *rc, uint32_t id)
+{
+    return tt_index((Key)(id + 1) * 0x9E3779B97F4A7C15ull, (size_t)rc->mask + 1);
+}
+
+/* Makes the cache for the root n once every edge has a child (UCT's
+ * turn); leaves it unmade (n = 0) when memory runs out, and select_edge
+ * walks the nodes instead. */
+static void root_cache_make(MctsRun *r, const MctsNode *n)
+{
+    RootCache *rc = &r->rc;
+    uint32_t k = n->nedges, k8 = (k + 7) & ~7u, nslots = 16;
+    while (nslots < 2 * k)
+        nslots <<= 1;
+    rc->q = malloc(k8 * sizeof(float));
+    rc->s = malloc(k8 * sizeof(float));
+    rc->win = calloc(k8, 1);
+    rc->slot = calloc(nslots, sizeof(uint32_t));
+    rc->slot_edge = malloc(nslots * sizeof(uint32_t));
+    if (!rc->q || !rc->s || !rc->win || !rc->slot || !rc->slot_edge) {
+        root_cache_free(rc);
+        return;
+    }
+    rc->mask = nslots - 1;
+    rc->won = 0;
+    for (uint32_t i = k; i < k8; i++) {
+        rc->q[i] = ROOT_NEVER;
+        rc->s[i] = 0.0f;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t ch = r->t->edges[n->edge + i].child;
+        size_t j = root_slot(rc, ch);
+        while (rc->slot[j])
+            j = (j + 1) & rc->mask;
+        rc->slot[j] = ch + 1;
+        rc->slot_edge[j] = i;
+        root_cache_set(r, n, i);
+    }
+    rc->n = k;
+}
+
+/* After an iteration's backup: the entries of the path's nodes that are
+ * root children. */
+static void root_cache_update(MctsRun *r, int d)
+{
+    RootCache *rc = &r->rc;
+    const MctsNode *n = &r->t->nodes[r->root];
+    for (int k = 1; k <= d; k++) {
+        uint32_t id = r->path[k];
+        for (size_t j = root_slot(rc, id); rc->slot[j]; j = (j + 1) & rc->mask)
+            if (rc->slot[j] == id + 1)
+                root_cache_set(r, n, rc->slot_edge[j]);
+    }
+}
+
+typedef float F8 __attribute__((vector_size(32)));
+typedef int32_t I8 __attribute__((vector_size(32)));
+
+/* UCT at the root from the cache: the first child with the highest
+ * q + c_log s (a proven win first; the first edge when every child is
+ * proven lost), as select_edge's walk would choose. */
+static uint32_t root_cache_select(const MctsRun *r, const MctsNode *n, float c_log)
+{
+    const RootCache *rc = &r->rc;
+    if (rc->won) {
+        for (uint32_t i = 0; i < rc->n; i++)
+            if (rc->win[i])
+                return n->edge + i;
+    }
+    F8 cl = {c_log, c_log, c_log, c_log, c_log, c_log, c_log, c_log};
+    F8 best = {-1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f};
+    I8 bi = {0, 0, 0, 0, 0, 0, 0, 0}, idx = {0, 1, 2, 3, 4, 5, 6, 7};
+    const I8 eight = {8, 8, 8, 8, 8, 8, 8, 8};
+    for (uint32_t i = 0; i < rc->n; i += 8) {
+        F8 q, sq;
+        memcpy(&q, rc->q + i, sizeof q);
+        memcpy(&sq, rc->s + i, sizeof sq);
+        F8 u = q + cl * sq;
+        I8 gt = u > best; /* per lane, the first of its highest */
+        best = (F8)(((I8)u & gt) | ((I8)best & ~gt));
+        bi = (idx & gt) | (bi & ~gt);
+        idx += eight;
+    }
+    float b = -1.0f;
+    uint32_t pick = 0;
+    for (int l = 0; l < 8; l++)
+        if (best[l] > b || (best[l] == b && (uint32_t)bi[l] < pick)) {
+            b = best[l];
+            pick = (uint32_t)bi[l];
+        }
+    return n->edge + pick;
+}
+
 /* --- the iteration ----------------------------------------------------- */
 
 static uint32_t select_edge(MctsRun *r, const MctsNode *n)
@@ -347,6 +502,12 @@ static uint32_t select_edge(MctsRun *r, const MctsNode *n)
     /* u = q + C sqrt(ln N / n_i) = q + (C sqrt(ln N)) sqrt(1 / n_i), in
      * floats: one division and one square root a child */
     float c_log = (float)(r->explore * sqrt(log((double)(n->visits > 0 ? n->visits : 1))));
+    if (n == &t->nodes[r->root]) {
+        if (!r->rc.n)
+            root_cache_make(r, n);
+        if (r->rc.n)
+            return root_cache_select(r, n, c_log);
+    }
     float best = -1.0f;
     uint32_t pick = n->edge;
     for (uint32_t i = 0; i < n->nedges; i++) {
@@ -489,6 +650,8 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
         n->value += (float)(n->stm == SIDE_P1 ? res : 1.0 - res);
         child_proven = n->proven != PROVEN_NONE;
     }
+    if (r->rc.n)
+        root_cache_update(r, d);
 }
 
 /* --- reporting --------------------------------------------------------- */
@@ -626,6 +789,7 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     }
     if (root == NODE_NONE)
         goto out;
+    r.root = root;
     /* With many moves (Morelli: hundreds), the root expanded at once, its
      * untried moves best first. */
     if (nlegal > MCTS_ORDER_MIN && !t->nodes[root].proven) {
@@ -687,5 +851,6 @@ out:
     }
     free(r.keys);
     free(r.moves);
+    root_cache_free(&r.rc);
     return best;
 }
