@@ -165,9 +165,12 @@ struct game {
      * MOVE_NONE only when there is no legal move. */
     Move (*playout_step)(const void *pos, uint64_t *rng);
     /* Optional (NULL: playouts go by playout_step or playout_move): plays
-     * pos out by the game's light policy, at most cap plies, and leaves the
-     * last position in pos; returns its result, RESULT_NONE when the cap
-     * came first.  Only for games without repetitions and move rules. */
+     * pos out by the game's light policy, at most cap plies; returns the
+     * result, RESULT_NONE when the cap came first.  The last position is
+     * left in pos: whole when RESULT_NONE (to evaluate it), else its
+     * pieces and side to move only (to_fen reads it; its key and what make
+     * keeps may be stale).  Only for games without repetitions and move
+     * rules. */
     int (*playout)(void *pos, uint64_t *rng, int cap);
 
     /* The game's options (options.h): option_count of them, each with the

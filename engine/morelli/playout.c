@@ -18,8 +18,9 @@
  * enthronement when it completes a frame).  No legal move: the stone draw
  * finds none, which ends the playout.  The placement phase picks a random
  * empty cell of the outer ring.  morelli_playout plays a whole playout
- * with the orbit counts kept up to date (and the position's key and
- * evaluation data made afresh at its end, not at every move);
+ * with the orbit counts kept up to date (the position's key and
+ * evaluation data are made afresh only when the cap stops it, where the
+ * caller evaluates the position, not at every move);
  * morelli_playout_step is one step from counts made afresh (the two draw
  * the same moves).
  */
@@ -240,7 +241,8 @@ static void play_init(MoPlay *st, MoPos *p)
 
 /* Makes m (a slide of the side to move) and keeps the counts: the stones,
  * the Throne and the side to move only; the key and what make keeps for
- * the evaluation are made afresh at the end of the playout (mo_derive). */
+ * the evaluation are made afresh (mo_derive) only for a playout the cap
+ * stops. */
 static void play_make(MoPlay *st, Move m)
 {
     MoPos *p = st->p;
@@ -510,9 +512,11 @@ int morelli_playout(void *pos, uint64_t *rng, int cap)
             break;
         play_make(&st, m);
     }
-    if (ready)
-        mo_derive(p);
-    if (ply == cap && mo_has_move(p))
-        return RESULT_NONE;
+    if (ply == cap) { /* the caller may evaluate it: the key and counts made */
+        if (ready)
+            mo_derive(p);
+        if (mo_has_move(p))
+            return RESULT_NONE;
+    }
     return p->throne == 1 ? RESULT_P1_WIN : p->throne == 2 ? RESULT_P2_WIN : RESULT_DRAW;
 }
