@@ -243,7 +243,7 @@ static void job_run_here(Session *e)
  * UGI_WATCHDOG_MS, prints the best move so far (the last pv's first move,
  * else the first legal move) when the worker has not answered by then,
  * and stops the search.  Halfway to the hard budget it looks at the worker's
- * CPU time: a worker that got less than half of the wall time since go
+ * CPU time: a worker that got less than a third of the wall time since go
  * (starved, timeman.h) would be late, so the watchdog answers then.
  * Whichever answers first prints the one bestmove.
  */

@@ -53,7 +53,7 @@ int timeman_bounded(const SearchLimits *l)
 
 int timeman_starved(int64_t wall_ms, int64_t cpu_ms)
 {
-    return wall_ms >= TIME_STARVE_MIN_MS && cpu_ms * 2 < wall_ms;
+    return wall_ms >= TIME_STARVE_MIN_MS && cpu_ms * 3 < wall_ms;
 }
 
 void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_t *soft,
@@ -134,15 +134,18 @@ void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t over
 
 int64_t timeman_elapsed(const TimeManager *tm) { return time_now_ms() - tm->start_ms; }
 
-/* Wall ms since go, with a look at the CPU time now and then. */
+/* Wall ms since go, with a look at the CPU time now and then.  Starvation
+ * is judged again at every look, over the whole time since go: a thread the
+ * scheduler held back for a moment and then served catches up and gets its
+ * whole budget back. */
 static int64_t look(TimeManager *tm)
 {
     int64_t wall = timeman_elapsed(tm);
-    if (!tm->starved && wall >= tm->next_look && tm->cpu0_us >= 0) {
+    if (wall >= tm->next_look && tm->cpu0_us >= 0) {
         tm->next_look = wall + CPU_LOOK_MS;
         int64_t cpu = thread_cpu_us();
-        if (cpu >= 0 && timeman_starved(wall, (cpu - tm->cpu0_us) / 1000))
-            tm->starved = 1;
+        if (cpu >= 0)
+            tm->starved = timeman_starved(wall, (cpu - tm->cpu0_us) / 1000);
     }
     return wall;
 }

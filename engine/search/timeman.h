@@ -13,10 +13,10 @@
  * so a game far longer than the time manager's horizon of 40 moves still
  * has time left for its last moves.  docs/search.md gives the formulas.
  *
- * A search thread that gets less than half of the wall time as CPU time
- * (the machine is overloaded) is starved: its nodes per second collapse,
- * and what it is not given now it may not be given when it has to answer
- * either.  From then on both budgets count half.  And the time from the
+ * A search thread that has had less than a third of the wall time since
+ * go as CPU time (the machine is overloaded) is starved: its nodes per
+ * second collapse, and what it is not given now it may not be given when
+ * it has to answer either.  While it is starved, both budgets count half.  And the time from the
  * reading of go to the start of the search (the wait for a CPU) counts
  * twice: the answer will likely wait as long on its way out.
  */
@@ -44,7 +44,7 @@ typedef struct TimeManager {
     int64_t hard_ms;    /* -1 = none */
     int64_t cpu0_us;    /* the searching thread's CPU time at timeman_init() */
     int64_t next_look;  /* wall ms (since start) of the next look at the CPU time */
-    int starved;        /* set once: the budgets count half */
+    int starved;        /* at the last look: the budgets count half */
     int64_t late_ms;    /* from go read to timeman_init(): counted twice */
 } TimeManager;
 
