@@ -78,32 +78,36 @@ static int reaches_any(const MoPos *p, int s, Bits cells)
     return 0;
 }
 
+/* The best number of stones a landing of side s takes, over the capture
+ * cells (ge: the side's classes, at least 1 and at least 2 stones) that
+ * some stone of the side reaches: the cells of 2 or more one by one, then
+ * any cell of 1. */
+static int best_capture(const MoPos *p, int s, const Bits ge[2])
+{
+    int best = 0;
+    Bits c = ge[1];
+    while (bits_any(&c)) {
+        int to = bits_pop(&c), k = __builtin_popcount(morelli_captures(p, s, to));
+        if (k > best && morelli_reached(p, s, to))
+            best = k;
+    }
+    if (best)
+        return best;
+    return reaches_any(p, s, bits_andnot(ge[0], ge[1]));
+}
+
 /* The side's terms.  Mobility and the band sum are kept by make/unmake
  * (MoPos.mob, bsum): with k_b stones on band b, reserve = sum k_b (b - 1)
  * (no stone is on band 0) and inner = sum k_b (outer - b).  The best
- * capture from the capture cells (found by direction shifts) that some
- * stone of the side reaches. */
-static void side_info(const MoPos *p, int s, const Bits *occ, SideInfo *si)
+ * capture from the capture classes of both sides (cc). */
+static void side_info(const MoPos *p, int s, const MoCapClasses *cc, SideInfo *si)
 {
     const MoTables *t = mo_tables(p);
     si->stones = bits_count(&p->stones[s]);
     si->mobility = p->c.mob[s];
     si->reserve = p->c.bsum[s] - si->stones;
     si->inner = si->stones * t->outer_band - p->c.bsum[s];
-    si->best_capture = 0;
-    /* the best single landing for captures (they do not depend on which
-     * stone lands, see internal.h) */
-    Bits by_dir[MO_DIRS];
-    Bits targets = morelli_capture_targets(p, s, occ, by_dir);
-    while (bits_any(&targets)) {
-        int to = bits_pop(&targets), k = 0;
-        for (int d = 0; d < MO_DIRS; d++)
-            k += bits_test(&by_dir[d], to);
-        if (k <= si->best_capture)
-            continue;
-        if (morelli_reached(p, s, to))
-            si->best_capture = k;
-    }
+    si->best_capture = best_capture(p, s, cc->ge[s]);
 }
 
 int morelli_evaluate(const void *pos)
@@ -112,16 +116,16 @@ int morelli_evaluate(const void *pos)
     const int *w = morelli_weights;
     const MoTables *t = mo_tables(p);
     const int s = p->stm, o = s ^ 1;
-    Bits occ = mo_occupied(p);
-    SideInfo me, op;
-    side_info(p, s, &occ, &me);
-    side_info(p, o, &occ, &op);
-
     int score = w[MW_TEMPO];
     /* placement: only the ring fills up, by a fixed schedule; what the
      * placements decide is how freely the stones will move */
     if (mo_placing(p))
-        return score + w[MW_MOBILITY] * (me.mobility - op.mobility);
+        return score + w[MW_MOBILITY] * (p->c.mob[s] - p->c.mob[o]);
+    MoCapClasses cc;
+    morelli_capture_classes(p, &cc);
+    SideInfo me, op;
+    side_info(p, s, &cc, &me);
+    side_info(p, o, &cc, &op);
     score += w[MW_STONE] * (me.stones - op.stones);
     score += w[MW_MOBILITY] * (me.mobility - op.mobility);
     score += w[MW_RESERVE] * (me.reserve - op.reserve);

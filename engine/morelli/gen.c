@@ -7,6 +7,9 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 
 /* Cells a stone on `from` may land on: along each ray up to the first
@@ -163,6 +166,157 @@ Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir
     out = bits_andnot(out, *occ);
     bits_clear(&out, t->centre);
     return out;
+}
+
+/* The capture cells of both sides counted by direction (the evaluation's
+ * view, see MoCapClasses): the shifts of each direction serve both sides,
+ * and the counts are kept bit-sliced (cells capturing at least 1 way, at
+ * least 2) instead of one set a direction.  With AVX2, both colours in one
+ * register: up to 11x11 a 128-bit half each (cells below 128), 13x13 one
+ * 256-bit register each. */
+#ifdef __AVX2__
+/* Each 128-bit half of x moved k cells down the index (k > 0) or up
+ * (k < 0), 0 < |k| < 64. */
+__attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
+{
+    if (k > 0)
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
+                           _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
+}
+
+__attribute__((always_inline)) static inline void capture_classes_small(const MoPos *p, int n,
+                                                                        MoCapClasses *cc)
+{
+    const MoTables *t = mo_tables(p);
+    const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    /* Black in the low half, White in the high half */
+    const __m256i bw = _mm256_set_epi64x((long long)p->stones[1].w[1], (long long)p->stones[1].w[0],
+                                         (long long)p->stones[0].w[1], (long long)p->stones[0].w[0]);
+    __m256i g1 = _mm256_setzero_si256(), g2 = g1;
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = delta[d];
+        __m256i cf = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w));
+        /* the neighbour (k on) and the cell beyond (2k on) brought back to
+         * the cell; the neighbour's colours swapped: Black captures next
+         * to White with Black beyond, and the other way round */
+        __m256i nb = _mm256_permute4x64_epi64(shift_halves(bw, k), 0x4E);
+        __m256i c = _mm256_and_si256(cf, _mm256_and_si256(nb, shift_halves(bw, 2 * k)));
+        g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
+        g1 = _mm256_or_si256(g1, c);
+    }
+    Bits occ = mo_occupied(p);
+    Bits fr = bits_andnot(t->board, occ);
+    bits_clear(&fr, t->centre);
+    __m256i free_cells = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)fr.w));
+    uint64_t o[8];
+    _mm256_storeu_si256((__m256i *)o, _mm256_and_si256(g1, free_cells));
+    _mm256_storeu_si256((__m256i *)(o + 4), _mm256_and_si256(g2, free_cells));
+    cc->ge[0][0] = (Bits){{o[0], o[1], 0}};
+    cc->ge[1][0] = (Bits){{o[2], o[3], 0}};
+    cc->ge[0][1] = (Bits){{o[4], o[5], 0}};
+    cc->ge[1][1] = (Bits){{o[6], o[7], 0}};
+}
+
+/* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
+__attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
+{
+    if (k > 0) /* lane i takes the high bits of lane i + 1 (lane 3 is 0) */
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
+    /* lane i takes the low bits of lane i - 1, lane 0 nothing */
+    __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
+}
+
+static inline __m256i m256_of(const Bits *b)
+{
+    return _mm256_set_epi64x(0, (long long)b->w[2], (long long)b->w[1], (long long)b->w[0]);
+}
+
+static inline Bits bits_of_m256(__m256i x)
+{
+    uint64_t o[4];
+    _mm256_storeu_si256((__m256i *)o, x);
+    return (Bits){{o[0], o[1], o[2]}};
+}
+
+static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
+{
+    const MoTables *t = mo_tables(p);
+    const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    const __m256i bl = m256_of(&p->stones[0]), wh = m256_of(&p->stones[1]);
+    __m256i b1 = _mm256_setzero_si256(), b2 = b1, w1 = b1, w2 = b1;
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = delta[d];
+        __m256i cf = m256_of(&t->cap_from[d]);
+        __m256i cb = _mm256_and_si256(cf, _mm256_and_si256(shift256(wh, k), shift256(bl, 2 * k)));
+        __m256i cw = _mm256_and_si256(cf, _mm256_and_si256(shift256(bl, k), shift256(wh, 2 * k)));
+        b2 = _mm256_or_si256(b2, _mm256_and_si256(b1, cb));
+        b1 = _mm256_or_si256(b1, cb);
+        w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));
+        w1 = _mm256_or_si256(w1, cw);
+    }
+    Bits fr = bits_andnot(t->board, mo_occupied(p));
+    bits_clear(&fr, t->centre);
+    __m256i free_cells = m256_of(&fr);
+    cc->ge[0][0] = bits_of_m256(_mm256_and_si256(b1, free_cells));
+    cc->ge[0][1] = bits_of_m256(_mm256_and_si256(b2, free_cells));
+    cc->ge[1][0] = bits_of_m256(_mm256_and_si256(w1, free_cells));
+    cc->ge[1][1] = bits_of_m256(_mm256_and_si256(w2, free_cells));
+}
+#else
+/* Without AVX2: the 13x13 way (three words, the table's steps) for all. */
+static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
+{
+    const MoTables *t = mo_tables(p);
+    const Bits bl = p->stones[0], wh = p->stones[1];
+    Bits b1 = {{0, 0, 0}}, b2 = b1, w1 = b1, w2 = b1;
+    for (int d = 0; d < MO_DIRS; d++) {
+        int k = t->delta[d];
+        Bits cb = bits_and(t->cap_from[d], bits_and(bits_shift(wh, -k), bits_shift(bl, -2 * k)));
+        Bits cw = bits_and(t->cap_from[d], bits_and(bits_shift(bl, -k), bits_shift(wh, -2 * k)));
+        b2 = bits_or(b2, bits_and(b1, cb));
+        b1 = bits_or(b1, cb);
+        w2 = bits_or(w2, bits_and(w1, cw));
+        w1 = bits_or(w1, cw);
+    }
+    Bits free_cells = bits_andnot(t->board, mo_occupied(p));
+    bits_clear(&free_cells, t->centre);
+    cc->ge[0][0] = bits_and(b1, free_cells);
+    cc->ge[0][1] = bits_and(b2, free_cells);
+    cc->ge[1][0] = bits_and(w1, free_cells);
+    cc->ge[1][1] = bits_and(w2, free_cells);
+}
+
+static inline void capture_classes_small(const MoPos *p, int n, MoCapClasses *cc)
+{
+    (void)n;
+    capture_classes_13(p, cc);
+}
+#endif
+
+static void capture_classes_9(const MoPos *p, MoCapClasses *cc)
+{
+    capture_classes_small(p, 9, cc);
+}
+
+static void capture_classes_11(const MoPos *p, MoCapClasses *cc)
+{
+    capture_classes_small(p, 11, cc);
+}
+
+void morelli_capture_classes(const MoPos *p, MoCapClasses *cc)
+{
+    if (p->n == 9)
+        capture_classes_9(p, cc);
+    else if (p->n == 11)
+        capture_classes_11(p, cc);
+    else
+        capture_classes_13(p, cc);
 }
 
 /* The slides of the side to move: all of them, or (quiet_only) those

@@ -318,6 +318,14 @@ static inline int morelli_reach_count(const MoTables *t, const Bits *occ, int fr
  * one (by the line masks), the empty cells completing a frame of side s
  * (gen.c; by the frame counts). */
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS]);
+/* The capture cells of both sides by the number of stones a landing there
+ * takes: ge[s][0] holds the empty cells (never the Throne) where a stone of
+ * side s landing captures at least 1 stone, ge[s][1] at least 2 (the
+ * evaluation's best capture looks at the larger class first). */
+typedef struct MoCapClasses {
+    Bits ge[2][2];
+} MoCapClasses;
+void morelli_capture_classes(const MoPos *p, MoCapClasses *cc);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
 int morelli_reached(const MoPos *p, int s, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);

@@ -160,6 +160,10 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
         if (futile && quiet && best > -SCORE_MATE_BOUND) {
             t->horizon++; /* pruned: the value is not exact */
+            /* past the noisy moves every move left is quiet: none would
+             * be searched, so the quiet moves are never generated */
+            if (picker_quiet_only(&pk))
+                break;
             continue;
         }
         ab_make(t, m, ply);

@@ -237,5 +237,11 @@ int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out);
 /* The next move, MOVE_NONE when there is none left; *quiet is set when
  * the move is not noisy (killers and history learn from those). */
 Move picker_next(AbThread *t, Picker *pk, int *quiet);
+/* Are all the moves picker_next has left quiet (the staged picker is past
+ * its noisy moves, at the killers or the quiet moves)? */
+static inline int picker_quiet_only(const Picker *pk)
+{
+    return pk->stage == PK_KILLER || pk->stage == PK_QUIET_GEN || pk->stage == PK_QUIET;
+}
 
 #endif
