@@ -231,9 +231,10 @@ __attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
     return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
 }
 
+/* The three words of b, the fourth lane 0. */
 static inline __m256i m256_of(const Bits *b)
 {
-    return _mm256_set_epi64x(0, (long long)b->w[2], (long long)b->w[1], (long long)b->w[0]);
+    return _mm256_maskload_epi64((const long long *)b->w, _mm256_set_epi64x(0, -1, -1, -1));
 }
 
 static inline Bits bits_of_m256(__m256i x)
@@ -480,9 +481,14 @@ Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
 int morelli_reached(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
-    for (int d = 0; d < MO_DIRS; d++)
-        if (mover_from(p, t, s, to, d) >= 0)
+    const int bt = t->band[to];
+    for (int ax = 0; ax < 4; ax++) {
+        int a, ka = 0, b, kb = 0;
+        mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
+        if ((a >= 0 && t->band[a] > bt && bits_test(&p->stones[s], a)) ||
+            (b >= 0 && t->band[b] > bt && bits_test(&p->stones[s], b)))
             return 1;
+    }
     return 0;
 }
 

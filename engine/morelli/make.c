@@ -36,16 +36,22 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
 
 /* The cell x is filled (sign -1) or emptied (sign +1); p's line masks
  * without x, white the White stones: the landings the stones lose or win
- * beyond x, into mob[]. */
-static inline void mob_cell(const MoPos *p, const MoTables *t, const Bits *white, int x,
-                            int sign, int mob[2])
+ * beyond x, into mob[].  With own, also the landings a stone on x has (or
+ * had), from the same nearest cells: the return value. */
+__attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t,
+                                                          const Bits *white, int x, int sign,
+                                                          int mob[2], int own)
 {
     int bx = t->band[x];
-    if (bx == t->outer_band)
-        return; /* no stone is farther out */
+    if (bx == t->outer_band) /* no stone is farther out */
+        return own ? mo_landings(p, t, x) : 0;
+    int n = 0;
     for (int d = 0; d < 4; d++) {
-        int ka = 0, kb = 0;
-        int a = mo_first(p, t, x, d, &ka), b = mo_first(p, t, x, d + 4, &kb);
+        int ka = 0, kb = 0, a, b;
+        mo_first_both(p, t, x, d, &a, &ka, &b, &kb);
+        if (own)
+            n += (a >= 0 ? t->land_before[x][d][ka] : t->land_count[x][d]) +
+                 (b >= 0 ? t->land_before[x][d + 4][kb] : t->land_count[x][d + 4]);
         /* a slides back along d + 4 through x on to b (ka + kb steps), and
          * b along d */
         if (a >= 0 && t->band[a] > bx) {
@@ -57,6 +63,7 @@ static inline void mob_cell(const MoPos *p, const MoTables *t, const Bits *white
             mob[bits_test(white, b)] += sign * ((a >= 0 ? lb[ka + kb] : t->land_count[b][d]) - lb[kb]);
         }
     }
+    return n;
 }
 
 /* The frame orbits (bands 1 .. outer-1) of the cells a slide changes:
@@ -129,17 +136,20 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     Bits white = p->stones[1];
     /* the stone leaves from, lands on to, the king may take the Throne,
      * then the captured stones change sides (occupancy unchanged) */
+    /* the stone's own landings from `from` and from `to` come from the
+     * same nearest cells as the other stones' changes (the nearest cells
+     * from x never include x) */
     bits_clear(&white, from);
-    mob[s] -= mo_landings(p, t, from);
     mo_line_flip(p, t, from);
-    mob_cell(p, t, &white, from, 1, mob);
-    mob_cell(p, t, &white, to, -1, mob);
+    int left = mo_landings(p, t, from);
+    mob_cell(p, t, &white, from, 1, mob, 0);
+    mob_cell(p, t, &white, to, -1, mob, 0);
+    mob[s] += mo_landings(p, t, to) - left;
     mo_line_flip(p, t, to);
     if (s == SIDE_P2)
         bits_set(&white, to);
-    mob[s] += mo_landings(p, t, to);
     if ((m & MO_ENTHRONE) && !p->throne) {
-        mob_cell(p, t, &white, t->centre, -1, mob);
+        mob_cell(p, t, &white, t->centre, -1, mob, 0);
         mo_line_flip(p, t, t->centre);
     }
     int bsum_s = p->c.bsum[s] + t->band[to] - t->band[from], bsum_o = p->c.bsum[s ^ 1];

@@ -277,6 +277,26 @@ static inline int mo_first(const MoPos *p, const MoTables *t, int x, int d, int 
     return t->lcell[l][b];
 }
 
+/* The nearest occupied cells on both sides of x along axis ax: *a in
+ * direction ax, *ka steps away, and *b in direction ax + 4, *kb steps
+ * away (-1 when none); one read of the line mask for both. */
+static inline void mo_first_both(const MoPos *p, const MoTables *t, int x, int ax, int *a, int *ka,
+                                 int *b, int *kb)
+{
+    int l = t->line[x][ax], q = t->lpos[x][ax];
+    unsigned m = p->lm[l], up = m >> (q + 1), down = m & ((1u << q) - 1);
+    *a = *b = -1;
+    if (up) {
+        *ka = 1 + __builtin_ctz(up);
+        *a = t->lcell[l][q + *ka];
+    }
+    if (down) {
+        int j = 31 - __builtin_clz(down);
+        *kb = q - j;
+        *b = t->lcell[l][j];
+    }
+}
+
 /* The cells a stone on `from` can reach (any side; occ = mo_occupied). */
 Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
 /* Mask of the directions in which a stone of side s landing on `to` of

@@ -167,6 +167,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
             continue;
         }
         ab_make(t, m, ply);
+        if (depth > 1) /* the child probes the table: its bucket on the way */
+            __builtin_prefetch(&c->s->tt.buckets[tt_index(g->key(t->pos), c->s->tt.nbuckets)]);
         if (i == 0) {
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
@@ -239,11 +241,13 @@ static void ab_release(AbThread *t)
     free(t->undo);
     free(t->moves);
     free(t->order);
+    free(t->qkeys);
     free(t->keys);
     free(t->ecache);
     t->stack = t->undo = NULL;
     t->moves = NULL;
     t->order = NULL;
+    t->qkeys = NULL;
     t->keys = NULL;
     t->ecache = NULL;
     t->keys_cap = 0;
@@ -265,6 +269,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     unsigned char *stack = t->stack, *undo = t->undo;
     Move *moves = t->moves;
     int *order = t->order;
+    uint64_t *qkeys = t->qkeys;
     Key *keys = t->keys;
     EvalSlot *ecache = t->ecache;
     size_t keys_cap = t->keys_cap;
@@ -273,6 +278,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     t->undo = undo;
     t->moves = moves;
     t->order = order;
+    t->qkeys = qkeys;
     t->keys = keys;
     t->ecache = ecache;
     t->keys_cap = keys_cap;
@@ -290,6 +296,8 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
         t->moves = malloc(nm * sizeof(Move));
     if (!t->order)
         t->order = malloc(nm * sizeof(int));
+    if (!t->qkeys)
+        t->qkeys = malloc(nm * sizeof(uint64_t));
     t->nbase = c->nprev;
     size_t nkeys = (size_t)c->nprev + MAX_PLY + 2;
     if (t->keys_cap < nkeys) {
@@ -299,7 +307,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     }
     if (!t->ecache)
         t->ecache = malloc(((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
-    if (!t->stack || !t->undo || !t->moves || !t->order || !t->keys || !t->ecache)
+    if (!t->stack || !t->undo || !t->moves || !t->order || !t->qkeys || !t->keys || !t->ecache)
         return -1;
     memset(t->ecache, 0, ((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
     memcpy(t->stack, c->root, g->pos_size);

@@ -45,6 +45,7 @@ typedef struct AbThread {
     unsigned char *undo; /* MAX_PLY undo records */
     Move *moves;         /* MAX_PLY lists of max_moves */
     int *order;          /* ordering scores beside moves */
+    uint64_t *qkeys;     /* MAX_PLY heaps of quiet moves: ordering score and move in one key */
     Key *keys;           /* prev keys then the path's */
     EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
     size_t keys_cap;     /* room in keys */
@@ -201,14 +202,15 @@ static inline int ab_node_enter(AbThread *t, int ply, int *score)
  * move instead of a scan.  Other games: one list, picked by class (TT,
  * noisy, killers, quiet) and history.
  */
-enum { PK_TT, PK_NOISY_GEN, PK_NOISY, PK_KILLER, PK_QUIET_GEN, PK_QUIET, PK_ALL, PK_DONE };
+enum { PK_TT, PK_NOISY_GEN, PK_NOISY, PK_KILLER, PK_QUIET_GEN, PK_QUIET, PK_QUIET_KEYS, PK_ALL, PK_DONE };
 
 typedef struct Picker {
     Move *mv;
     int *ord;
     int stage;
     int i, n;    /* the noisy moves mv[i..n), or every move (PK_ALL) */
-    int nq;      /* the heap of quiet moves: mv[n .. n + nq) */
+    int nq;      /* the heap of quiet moves: mv[n .. n + nq), or qk[0 .. nq) */
+    uint64_t *qk; /* the quiet heap as keys (games without ordering hints) */
     int ki;      /* killers tried */
     int stm;
     Move tt, killer[2];
@@ -241,7 +243,8 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet);
  * its noisy moves, at the killers or the quiet moves)? */
 static inline int picker_quiet_only(const Picker *pk)
 {
-    return pk->stage == PK_KILLER || pk->stage == PK_QUIET_GEN || pk->stage == PK_QUIET;
+    return pk->stage == PK_KILLER || pk->stage == PK_QUIET_GEN || pk->stage == PK_QUIET ||
+           pk->stage == PK_QUIET_KEYS;
 }
 
 #endif

@@ -44,11 +44,48 @@ static void heap_down(Move *mv, int *ord, int i, int n)
     ord[i] = o;
 }
 
+/* Max-heap of n keys: restores the order below slot i. */
+static void heap_down_keys(uint64_t *h, int i, int n)
+{
+    uint64_t x = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        c += c + 1 < n && h[c + 1] > h[c];
+        if (h[c] <= x)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+/* Takes the largest of n keys out of the heap h (n >= 1): the hole at the
+ * top goes down along the larger children to a leaf, and the last key
+ * moves up from there (one comparison a level on the way down). */
+static uint64_t heap_pop_keys(uint64_t *h, int n)
+{
+    uint64_t top = h[0], x = h[--n];
+    int i = 0;
+    for (int c; (c = 2 * i + 1) < n; i = c) {
+        c += c + 1 < n && h[c + 1] > h[c];
+        h[i] = h[c];
+    }
+    while (i > 0 && h[(i - 1) / 2] < x) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+    return top;
+}
+
 void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
 {
     const Game *g = t->g;
     pk->mv = t->moves + (size_t)ply * (size_t)g->max_moves;
     pk->ord = t->order + (size_t)ply * (size_t)g->max_moves;
+    pk->qk = t->qkeys + (size_t)ply * (size_t)g->max_moves;
     pk->stm = g->side_to_move(t->pos);
     pk->tt = tt_move;
     pk->killer[0] = t->killers[ply][0];
@@ -141,11 +178,29 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             Move *q = pk->mv + pk->n;
             int *qo = pk->ord + pk->n;
             pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
+            pk->stage = PK_QUIET;
+            if (!g->move_order) {
+                /* without hints the scores are distinct (generator order
+                 * in the low bits): one key a move, the score above the
+                 * move, pops in the same order as the pair heap */
+                for (int i = 0; i < pk->nq; i++)
+                    pk->qk[i] = (uint64_t)((uint32_t)qo[i] ^ 0x80000000u) << 32 | q[i];
+                for (int i = pk->nq / 2 - 1; i >= 0; i--)
+                    heap_down_keys(pk->qk, i, pk->nq);
+                pk->stage = PK_QUIET_KEYS;
+                break;
+            }
             for (int i = pk->nq / 2 - 1; i >= 0; i--)
                 heap_down(q, qo, i, pk->nq);
-            pk->stage = PK_QUIET;
             break;
         }
+        case PK_QUIET_KEYS:
+            if (pk->nq > 0) {
+                *quiet = 1;
+                return (Move)heap_pop_keys(pk->qk, pk->nq--);
+            }
+            pk->stage = PK_DONE;
+            break;
         case PK_QUIET:
             if (pk->nq > 0) {
                 Move *q = pk->mv + pk->n;
