@@ -103,9 +103,114 @@ static int gen_placements(const MoPos *p, Move *moves)
     return n;
 }
 
-/* The empty cells (never the Throne) where a stone of side s landing
- * would capture: next to an adverse stone with an own stone beyond;
- * by_dir[d] the cells capturing in direction d (before the emptiness). */
+/* The capture cells: where a stone of side s landing captures in
+ * direction d (step k): the neighbour k on adverse, the cell 2k on own, 2k
+ * on the board (cap_from[d]).  Shifted sets bring those cells back to the
+ * landing cell. */
+#ifdef __AVX2__
+/* With AVX2 both colours sit in one register: up to 11x11 (cells below
+ * 128) Black in the low 128-bit half and White in the high one, on 13x13
+ * one 256-bit register a colour (three words, the fourth lane 0). */
+
+/* Each 128-bit half of x moved k cells down the index (k > 0) or up
+ * (k < 0), 0 < |k| < 64. */
+__attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
+{
+    if (k > 0)
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
+                           _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
+}
+
+/* Both colours of p, Black low, White high (boards up to 11x11). */
+static inline __m256i colour_halves(const MoPos *p)
+{
+    return _mm256_set_epi64x((long long)p->stones[1].w[1], (long long)p->stones[1].w[0],
+                             (long long)p->stones[0].w[1], (long long)p->stones[0].w[0]);
+}
+
+/* The capture cells of direction d, step k, of both colours (bw from
+ * colour_halves): Black's in the low half, White's in the high half.  The
+ * neighbours' halves are swapped: Black captures next to White with Black
+ * beyond, and the other way round. */
+__attribute__((always_inline)) static inline __m256i capture_halves(const MoTables *t, __m256i bw,
+                                                                    int d, int k)
+{
+    __m256i cf = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w));
+    __m256i nb = _mm256_permute4x64_epi64(shift_halves(bw, k), 0x4E);
+    return _mm256_and_si256(cf, _mm256_and_si256(nb, shift_halves(bw, 2 * k)));
+}
+
+/* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
+__attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
+{
+    if (k > 0) /* lane i takes the high bits of lane i + 1 (lane 3 is 0) */
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
+    /* lane i takes the low bits of lane i - 1, lane 0 nothing */
+    __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
+}
+
+/* The three words of b, the fourth lane 0. */
+static inline __m256i m256_of(const Bits *b)
+{
+    return _mm256_maskload_epi64((const long long *)b->w, _mm256_set_epi64x(0, -1, -1, -1));
+}
+
+static inline Bits bits_of_m256(__m256i x)
+{
+    uint64_t o[4];
+    _mm256_storeu_si256((__m256i *)o, x);
+    return (Bits){{o[0], o[1], o[2]}};
+}
+
+/* The cells of side s (own, opp: its stones and the other side's as
+ * m256_of) capturing in direction d, step k, on 13x13. */
+__attribute__((always_inline)) static inline __m256i capture_dir13(const MoTables *t, __m256i own,
+                                                                   __m256i opp, int d, int k)
+{
+    return _mm256_and_si256(m256_of(&t->cap_from[d]),
+                            _mm256_and_si256(shift256(opp, k), shift256(own, 2 * k)));
+}
+
+/* Up to 11x11, one body per size (constant shifts). */
+__attribute__((always_inline)) static inline Bits capture_cells_small(const MoPos *p, int n, int s,
+                                                                      Bits by_dir[MO_DIRS])
+{
+    const MoTables *t = mo_tables(p);
+    const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    const __m256i bw = colour_halves(p);
+    __m128i out = _mm_setzero_si128();
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        __m256i c = capture_halves(t, bw, d, delta[d]);
+        __m128i h = s ? _mm256_extracti128_si256(c, 1) : _mm256_castsi256_si128(c);
+        _mm_storeu_si128((__m128i *)by_dir[d].w, h);
+        by_dir[d].w[2] = 0;
+        out = _mm_or_si128(out, h);
+    }
+    uint64_t o[2];
+    _mm_storeu_si128((__m128i *)o, out);
+    return (Bits){{o[0], o[1], 0}};
+}
+
+static Bits capture_cells_13(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+{
+    const MoTables *t = mo_tables(p);
+    const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    const __m256i own = m256_of(&p->stones[s]), opp = m256_of(&p->stones[s ^ 1]);
+    __m256i out = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        __m256i c = capture_dir13(t, own, opp, d, delta[d]);
+        by_dir[d] = bits_of_m256(c);
+        out = _mm256_or_si256(out, c);
+    }
+    return bits_of_m256(out);
+}
+#else
 /* bits_shift of a set within the first two words (boards up to 11x11). */
 static inline Bits shift2(Bits a, int k)
 {
@@ -139,6 +244,18 @@ __attribute__((always_inline)) static inline Bits capture_cells_small(const MoPo
     return out;
 }
 
+/* 13x13, three words: unrolled with constant shifts it was measured slower
+ * (the body runs out of registers). */
+static Bits capture_cells_13(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+{
+    const MoTables *t = mo_tables(p);
+    Bits out = {{0, 0, 0}};
+    for (int d = 0; d < MO_DIRS; d++)
+        out = bits_or(out, by_dir[d] = capture_dir(p, t, s, d, t->delta[d], 0));
+    return out;
+}
+#endif
+
 static Bits capture_cells_9(const MoPos *p, int s, Bits by_dir[MO_DIRS])
 {
     return capture_cells_small(p, 9, s, by_dir);
@@ -149,20 +266,15 @@ static Bits capture_cells_11(const MoPos *p, int s, Bits by_dir[MO_DIRS])
     return capture_cells_small(p, 11, s, by_dir);
 }
 
+/* The empty cells (never the Throne) where a stone of side s landing
+ * would capture: next to an adverse stone with an own stone beyond;
+ * by_dir[d] the cells capturing in direction d (before the emptiness). */
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
 {
     const MoTables *t = mo_tables(p);
-    Bits out = {{0, 0, 0}};
-    if (p->n == 9) {
-        out = capture_cells_9(p, s, by_dir);
-    } else if (p->n == 11) {
-        out = capture_cells_11(p, s, by_dir);
-    } else {
-        /* 13x13, three words: unrolled with constant shifts it was
-         * measured slower (the body runs out of registers) */
-        for (int d = 0; d < MO_DIRS; d++)
-            out = bits_or(out, by_dir[d] = capture_dir(p, t, s, d, t->delta[d], 0));
-    }
+    Bits out = p->n == 9    ? capture_cells_9(p, s, by_dir)
+               : p->n == 11 ? capture_cells_11(p, s, by_dir)
+                            : capture_cells_13(p, s, by_dir);
     out = bits_andnot(out, *occ);
     bits_clear(&out, t->centre);
     return out;
@@ -171,44 +283,22 @@ Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir
 /* The capture cells of both sides counted by direction (the evaluation's
  * view, see MoCapClasses): the shifts of each direction serve both sides,
  * and the counts are kept bit-sliced (cells capturing at least 1 way, at
- * least 2) instead of one set a direction.  With AVX2, both colours in one
- * register: up to 11x11 a 128-bit half each (cells below 128), 13x13 one
- * 256-bit register each. */
+ * least 2) instead of one set a direction. */
 #ifdef __AVX2__
-/* Each 128-bit half of x moved k cells down the index (k > 0) or up
- * (k < 0), 0 < |k| < 64. */
-__attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
-{
-    if (k > 0)
-        return _mm256_or_si256(_mm256_srli_epi64(x, k),
-                               _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
-    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
-                           _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
-}
-
 __attribute__((always_inline)) static inline void capture_classes_small(const MoPos *p, int n,
                                                                         MoCapClasses *cc)
 {
     const MoTables *t = mo_tables(p);
     const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    /* Black in the low half, White in the high half */
-    const __m256i bw = _mm256_set_epi64x((long long)p->stones[1].w[1], (long long)p->stones[1].w[0],
-                                         (long long)p->stones[0].w[1], (long long)p->stones[0].w[0]);
+    const __m256i bw = colour_halves(p);
     __m256i g1 = _mm256_setzero_si256(), g2 = g1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        int k = delta[d];
-        __m256i cf = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w));
-        /* the neighbour (k on) and the cell beyond (2k on) brought back to
-         * the cell; the neighbour's colours swapped: Black captures next
-         * to White with Black beyond, and the other way round */
-        __m256i nb = _mm256_permute4x64_epi64(shift_halves(bw, k), 0x4E);
-        __m256i c = _mm256_and_si256(cf, _mm256_and_si256(nb, shift_halves(bw, 2 * k)));
+        __m256i c = capture_halves(t, bw, d, delta[d]);
         g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
         g1 = _mm256_or_si256(g1, c);
     }
-    Bits occ = mo_occupied(p);
-    Bits fr = bits_andnot(t->board, occ);
+    Bits fr = bits_andnot(t->board, mo_occupied(p));
     bits_clear(&fr, t->centre);
     __m256i free_cells = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)fr.w));
     uint64_t o[8];
@@ -220,30 +310,6 @@ __attribute__((always_inline)) static inline void capture_classes_small(const Mo
     cc->ge[1][1] = (Bits){{o[6], o[7], 0}};
 }
 
-/* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
-__attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
-{
-    if (k > 0) /* lane i takes the high bits of lane i + 1 (lane 3 is 0) */
-        return _mm256_or_si256(_mm256_srli_epi64(x, k),
-                               _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
-    /* lane i takes the low bits of lane i - 1, lane 0 nothing */
-    __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
-    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
-}
-
-/* The three words of b, the fourth lane 0. */
-static inline __m256i m256_of(const Bits *b)
-{
-    return _mm256_maskload_epi64((const long long *)b->w, _mm256_set_epi64x(0, -1, -1, -1));
-}
-
-static inline Bits bits_of_m256(__m256i x)
-{
-    uint64_t o[4];
-    _mm256_storeu_si256((__m256i *)o, x);
-    return (Bits){{o[0], o[1], o[2]}};
-}
-
 static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
 {
     const MoTables *t = mo_tables(p);
@@ -252,10 +318,8 @@ static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
     __m256i b1 = _mm256_setzero_si256(), b2 = b1, w1 = b1, w2 = b1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        int k = delta[d];
-        __m256i cf = m256_of(&t->cap_from[d]);
-        __m256i cb = _mm256_and_si256(cf, _mm256_and_si256(shift256(wh, k), shift256(bl, 2 * k)));
-        __m256i cw = _mm256_and_si256(cf, _mm256_and_si256(shift256(bl, k), shift256(wh, 2 * k)));
+        __m256i cb = capture_dir13(t, bl, wh, d, delta[d]);
+        __m256i cw = capture_dir13(t, wh, bl, d, delta[d]);
         b2 = _mm256_or_si256(b2, _mm256_and_si256(b1, cb));
         b1 = _mm256_or_si256(b1, cb);
         w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));
@@ -270,27 +334,22 @@ static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
     cc->ge[1][1] = bits_of_m256(_mm256_and_si256(w2, free_cells));
 }
 #else
-/* Without AVX2: the 13x13 way (three words, the table's steps) for all. */
+/* Without AVX2: each side's cells by direction, counted. */
 static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
 {
-    const MoTables *t = mo_tables(p);
-    const Bits bl = p->stones[0], wh = p->stones[1];
-    Bits b1 = {{0, 0, 0}}, b2 = b1, w1 = b1, w2 = b1;
-    for (int d = 0; d < MO_DIRS; d++) {
-        int k = t->delta[d];
-        Bits cb = bits_and(t->cap_from[d], bits_and(bits_shift(wh, -k), bits_shift(bl, -2 * k)));
-        Bits cw = bits_and(t->cap_from[d], bits_and(bits_shift(bl, -k), bits_shift(wh, -2 * k)));
-        b2 = bits_or(b2, bits_and(b1, cb));
-        b1 = bits_or(b1, cb);
-        w2 = bits_or(w2, bits_and(w1, cw));
-        w1 = bits_or(w1, cw);
+    Bits occ = mo_occupied(p);
+    for (int s = 0; s < 2; s++) {
+        Bits by_dir[MO_DIRS], g1 = {{0, 0, 0}}, g2 = g1;
+        morelli_capture_targets(p, s, &occ, by_dir);
+        for (int d = 0; d < MO_DIRS; d++) {
+            g2 = bits_or(g2, bits_and(g1, by_dir[d]));
+            g1 = bits_or(g1, by_dir[d]);
+        }
+        Bits fr = bits_andnot(mo_tables(p)->board, occ);
+        bits_clear(&fr, mo_tables(p)->centre);
+        cc->ge[s][0] = bits_and(g1, fr);
+        cc->ge[s][1] = bits_and(g2, fr);
     }
-    Bits free_cells = bits_andnot(t->board, mo_occupied(p));
-    bits_clear(&free_cells, t->centre);
-    cc->ge[0][0] = bits_and(b1, free_cells);
-    cc->ge[0][1] = bits_and(b2, free_cells);
-    cc->ge[1][0] = bits_and(w1, free_cells);
-    cc->ge[1][1] = bits_and(w2, free_cells);
 }
 
 static inline void capture_classes_small(const MoPos *p, int n, MoCapClasses *cc)
@@ -439,23 +498,18 @@ int mo_has_move(const MoPos *p)
  * --------------------------------------------------------------------- */
 
 
-/* The stone of side s that can land on the empty cell `to` from direction
- * d: the nearest occupied cell that way, when it is an own stone of a band
- * farther out (it slides back along the same line); else -1. */
-static inline int mover_from(const MoPos *p, const MoTables *t, int s, int to, int d)
-{
-    int k, b = mo_first(p, t, to, d, &k);
-    return b >= 0 && t->band[b] > t->band[to] && bits_test(&p->stones[s], b) ? b : -1;
-}
-
 /* The stones of side s that can land on `to`, by the line masks. */
 static Bits movers_lines(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
+    const int bt = t->band[to];
     Bits out = {{0, 0, 0}};
-    for (int d = 0; d < MO_DIRS; d++) {
-        int b = mover_from(p, t, s, to, d);
-        if (b >= 0)
+    for (int ax = 0; ax < 4; ax++) {
+        int a, ka = 0, b, kb = 0;
+        mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
+        if (a >= 0 && t->band[a] > bt && bits_test(&p->stones[s], a))
+            bits_set(&out, a);
+        if (b >= 0 && t->band[b] > bt && bits_test(&p->stones[s], b))
             bits_set(&out, b);
     }
     return out;
