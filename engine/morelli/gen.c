@@ -548,15 +548,15 @@ int morelli_reached(const MoPos *p, int s, int to)
 
 /* Appends the moves from -> to of side s that are noisy (standard: the one
  * move when it captures or enthrones; classic: every capture subset with
- * and without the enthronement it allows, and the bare enthronement). */
+ * and without the enthronement it allows, and the bare enthronement).
+ * may_frame: captures at `to` may complete a frame (0: none does). */
 static int noisy_landing(const MoPos *p, int s, int from, int to, unsigned all, int gap,
-                         Move *moves)
+                         int may_frame, Move *moves)
 {
-    const int may_enthrone = p->throne != s + 1;
     int n = 0;
     if (p->ruleset != RULESET_CLASSIC) {
         Move m = MO_MAKE(from, to, all);
-        if (all ? may_enthrone && morelli_completes_frame(p, s, from, to, all) : gap)
+        if (all ? may_frame && morelli_completes_frame(p, s, from, to, all) : gap)
             m |= MO_ENTHRONE;
         if (m != MO_MAKE(from, to, 0))
             moves[n++] = m;
@@ -567,7 +567,7 @@ static int noisy_landing(const MoPos *p, int s, int from, int to, unsigned all, 
         Move m = MO_MAKE(from, to, sub);
         if (sub)
             moves[n++] = m;
-        if (sub ? may_enthrone && morelli_completes_frame(p, s, from, to, sub) : gap)
+        if (sub ? may_frame && morelli_completes_frame(p, s, from, to, sub) : gap)
             moves[n++] = m | MO_ENTHRONE;
         sub = (sub - all) & all;
     } while (sub);
@@ -592,9 +592,13 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
         for (int d = 0; d < MO_DIRS; d++)
             all |= (unsigned)bits_test(&by_dir[d], to) << d;
         int gap = bits_test(&gaps, to);
+        /* a capture here completes a frame for no mover unless it does
+         * with every stone of the side kept (the mover's leaving aside):
+         * looked at once for the target */
+        int may_frame = p->throne != s + 1 && all && morelli_completes_frame(p, s, to, to, all);
         Bits from = movers_lines(p, s, to);
         while (bits_any(&from))
-            n += noisy_landing(p, s, bits_pop(&from), to, all, gap, moves + n);
+            n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
     }
     return n;
 }

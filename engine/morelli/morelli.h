@@ -61,7 +61,7 @@ typedef struct MoTables {
     /* the cells of land[c][d], and those before step k of the ray (the
      * landings when the first occupied cell is k steps away) */
     uint8_t land_count[MO_CELLS][MO_DIRS];
-    uint8_t land_before[MO_CELLS][MO_DIRS][14];
+    uint8_t land_before[MO_CELLS][MO_DIRS][16]; /* 16: the index is a shift */
     uint8_t file[MO_CELLS], rank[MO_CELLS];
     Bits inner[8];
     Bits band_mask[8];
