@@ -376,10 +376,15 @@ static void test_blockades(void **state)
             fail_msg("%s: score %s, want %s", f[1], sc, f[4]);
         if (strncmp(sc, "mate -", 6) == 0)
             fail_msg("%s: the search sees itself lost (%s)", f[1], sc);
+        if (nf >= 6) { /* the static evaluation: =N or <N */
+            int ev = G->evaluate(pos), want = atoi(f[5] + 1);
+            if (f[5][0] == '=' ? ev != want : f[5][0] == '<' ? ev >= want : 1)
+                fail_msg("%s: evaluation %d, want %s", f[1], ev, f[5]);
+        }
         n++;
     }
     fclose(fp);
-    assert_true(n >= 2);
+    assert_true(n >= 7);
 }
 
 /* ---- endgame tables (tests/data/morris_egtb.txt) ----------------------- */

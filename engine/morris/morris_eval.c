@@ -144,30 +144,39 @@ static void side_features(const Pos *p, int s, const Steps *st, int f[F_COUNT])
 }
 
 /*
- * Can the side to move wall the opponent in with one step (a blockade one
- * ply early)?  In the moving phase, against a side that does not fly: the
- * opponent's pieces (whose steps are os) have at most one empty point next
- * to them, and one of ours can step (or fly) there from a point next to
- * none of theirs (so the step frees nothing) without closing a mill (a
- * removal could free them).
+ * Can the side to move wall the opponent in with one turn (a blockade one
+ * ply early)?  Against a side that does not fly and has no piece in hand:
+ * the opponent's pieces (whose steps are os) have at most one empty point
+ * next to them, and one of ours gets there without closing a mill (a
+ * removal could free them): a step (or flight) from a point next to none
+ * of theirs (so the step frees nothing), or the last placement of the
+ * game (a placement frees nothing; it must leave a point empty, as a full
+ * board is a draw).
  */
 static int blockade_in_one(const Pos *p, const Steps *os)
 {
     int s = p->stm, o = s ^ 1;
-    if ((p->hand[0] | p->hand[1]) || flies(p, o))
+    if (p->hand[o] || p->hand[s] > 1 || flies(p, o))
         return 0;
     const Tables *t = &morris_tabs[p->diag];
     uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[o]), front = os->front;
     if (front & (front - 1))
         return 0; /* two exits or more */
+    /* Onto their one exit; or, when they have none, anywhere. */
+    uint32_t onto = front ? front : empty;
+    if (p->hand[s]) {
+        if (!(empty & (empty - 1)))
+            return 0; /* the board would be full */
+        for (; onto; onto &= onto - 1)
+            if (!closes_mill(t, own, lsb(onto)))
+                return 1;
+        return 0;
+    }
     int fly = flies(p, s);
     for (uint32_t b = own & ~os->near; b; b &= b - 1) {
         int from = lsb(b);
         uint32_t rest = own & ~(1u << from);
-        /* Onto their one exit; or, when they have none, anywhere. */
-        uint32_t dest = front ? front : empty;
-        if (!fly)
-            dest &= t->adj[from];
+        uint32_t dest = fly ? onto : onto & t->adj[from];
         for (; dest; dest &= dest - 1)
             if (!closes_mill(t, rest, lsb(dest)))
                 return 1;
