@@ -8,14 +8,12 @@
 # Run it niced on a shared machine (`nice -n 5 bench/morris_depth.sh ...`).
 set -eu
 here=$(dirname "$0")
-depth= rounds=1
-while getopts d:r: o; do
-    case $o in
-    d) depth=$OPTARG ;;
-    r) rounds=$OPTARG ;;
-    *) exit 2 ;;
-    esac
+# the options go before the list, the engines after it
+opts=
+while [ $# -ge 2 ] && { [ "$1" = -d ] || [ "$1" = -r ]; }; do
+    opts="$opts $1 $2"
+    shift 2
 done
-shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "usage: $0 [-d DEPTH] [-r ROUNDS] ENGINE [ENGINE ...]" >&2; exit 2; }
-exec "$here/depth_time.sh" -r "$rounds" ${depth:+-d "$depth"} "$here/morris_depth12.txt" "$@"
+# shellcheck disable=SC2086 # the options are separate words
+exec "$here/depth_time.sh" $opts "$here/morris_depth12.txt" "$@"
