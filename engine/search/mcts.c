@@ -92,8 +92,8 @@ struct Mcts {
  * The root's children in arrays (its edge order), so that UCT at the root,
  * where Morelli has about 480 children, is a vector loop over two floats a
  * child instead of a walk over the nodes: q[i] = the mean result for the
- * root's side to move and s[i] = sqrt(1 / visits), computed as select_edge
- * computes them, so the choices are the same; made once every edge has a
+ * root's side to move and s[i] = sqrt(1 / visits), both from uct_terms()
+ * as in select_edge, so the choices are the same; made once every edge has a
  * child.  A child proven won or lost has q = ROOT_NEVER (a win is taken
  * first, by a scan, when `won` counts one).  Entries change only when a child's node does, which is on
  * an iteration's path: after each backup the entries of the path's nodes
@@ -354,6 +354,19 @@ static void solver_update(Mcts *t, MctsNode *n)
     }
 }
 
+/* UCT's two terms for the child c of n: returns q, the child's mean result
+ * for n's side to move, and sets *s = sqrt(1 / visits).  The root's arrays
+ * and select_edge's walk both take them from here, so they choose alike. */
+static inline float uct_terms(const MctsNode *n, const MctsNode *c, float *s)
+{
+    float inv = 1.0f / (float)c->visits;
+    float q = c->value * inv;
+    if (c->stm != n->stm)
+        q = 1.0f - q;
+    *s = sqrtf(inv);
+    return q;
+}
+
 /* --- the root's children in arrays ---------------------------------------- */
 
 static void root_cache_free(RootCache *rc)
@@ -380,12 +393,7 @@ static void root_cache_set(MctsRun *r, const MctsNode *n, uint32_t i)
         rc->s[i] = 0.0f;
         return;
     }
-    float inv = 1.0f / (float)c->visits;
-    float q = c->value * inv;
-    if (c->stm != n->stm)
-        q = 1.0f - q;
-    rc->q[i] = q;
-    rc->s[i] = sqrtf(inv);
+    rc->q[i] = uct_terms(n, c, &rc->s[i]);
 }
 
 /* The first slot of node id in the cache's set (node indices are small and
@@ -519,11 +527,8 @@ static uint32_t select_edge(MctsRun *r, const MctsNode *n)
             if (pv == PROVEN_LOSS)
                 continue;
         }
-        float inv = 1.0f / (float)c->visits;
-        float q = c->value * inv;
-        if (c->stm != n->stm)
-            q = 1.0f - q;
-        float u = q + c_log * sqrtf(inv);
+        float sq, q = uct_terms(n, c, &sq);
+        float u = q + c_log * sq;
         if (u > best) {
             best = u;
             pick = n->edge + i;
