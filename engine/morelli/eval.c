@@ -139,6 +139,10 @@ int morelli_evaluate(const void *pos)
     int frame_now = p->throne != s + 1 && reaches_any(p, s, morelli_frame_gaps(p, s));
     int frame_threat =
         !frame_now && p->throne != o + 1 && reaches_any(p, o, morelli_frame_gaps(p, o));
+    /* no reached capture cell and no reached frame gap: the side to move
+     * has no noisy move, and the search asks for them next */
+    if (!me.best_capture && !frame_now)
+        mo_quiet_note(p);
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];

@@ -574,9 +574,11 @@ static int noisy_landing(const MoPos *p, int s, int from, int to, unsigned all, 
     return n;
 }
 
+_Thread_local MoQuietMemo mo_quiet_memo;
+
 int morelli_gen_noisy(const MoPos *p, Move *moves)
 {
-    if (mo_placing(p))
+    if (mo_placing(p) || mo_quiet_known(p))
         return 0;
     const int s = p->stm;
     Bits occ = mo_occupied(p);
