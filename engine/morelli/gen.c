@@ -505,11 +505,11 @@ static Bits movers_lines(const MoPos *p, int s, int to)
     const int bt = t->band[to];
     Bits out = {{0, 0, 0}};
     for (int ax = 0; ax < 4; ax++) {
-        int a, ka = 0, b, kb = 0;
+        int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
-        if (a >= 0 && t->band[a] > bt && bits_test(&p->stones[s], a))
+        if (t->band[a] > bt && bits_test(&p->stones[s], a))
             bits_set(&out, a);
-        if (b >= 0 && t->band[b] > bt && bits_test(&p->stones[s], b))
+        if (t->band[b] > bt && bits_test(&p->stones[s], b))
             bits_set(&out, b);
     }
     return out;
@@ -537,10 +537,10 @@ int morelli_reached(const MoPos *p, int s, int to)
     const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
     for (int ax = 0; ax < 4; ax++) {
-        int a, ka = 0, b, kb = 0;
+        int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
-        if ((a >= 0 && t->band[a] > bt && bits_test(&p->stones[s], a)) ||
-            (b >= 0 && t->band[b] > bt && bits_test(&p->stones[s], b)))
+        if ((t->band[a] > bt && bits_test(&p->stones[s], a)) ||
+            (t->band[b] > bt && bits_test(&p->stones[s], b)))
             return 1;
     }
     return 0;

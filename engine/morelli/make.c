@@ -36,33 +36,30 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
 
 /* The cell x is filled (sign -1) or emptied (sign +1); p's line masks
  * without x, white the White stones: the landings the stones lose or win
- * beyond x, into mob[].  With own, also the landings a stone on x has (or
- * had), from the same nearest cells: the return value. */
+ * beyond x, into mob[]; and the landings a stone on x has (or had), from
+ * the same nearest cells: the return value.  No branch on the stones: a
+ * nearest cell that is the sentinel, or a stone of a band not farther out
+ * than x's, changes by 0 (land_before: the sentinel's are 0, and such a
+ * stone has no landing up to x or beyond, the bands being convex along a
+ * line). */
 __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t,
                                                           const Bits *white, int x, int sign,
-                                                          int mob[2], int own)
+                                                          int mob[2])
 {
-    int bx = t->band[x];
-    if (bx == t->outer_band) /* no stone is farther out */
-        return own ? mo_landings(p, t, x) : 0;
-    int n = 0;
+    int n = 0, all = 0, wh = 0; /* the changes of both sides, of White's */
     for (int d = 0; d < 4; d++) {
-        int ka = 0, kb = 0, a, b;
+        int ka, kb, a, b;
         mo_first_both(p, t, x, d, &a, &ka, &b, &kb);
-        if (own)
-            n += (a >= 0 ? t->land_before[x][d][ka] : t->land_count[x][d]) +
-                 (b >= 0 ? t->land_before[x][d + 4][kb] : t->land_count[x][d + 4]);
+        n += t->land_before[x][d][ka] + t->land_before[x][d + 4][kb];
         /* a slides back along d + 4 through x on to b (ka + kb steps), and
          * b along d */
-        if (a >= 0 && t->band[a] > bx) {
-            const uint8_t *lb = t->land_before[a][d + 4];
-            mob[bits_test(white, a)] += sign * ((b >= 0 ? lb[ka + kb] : t->land_count[a][d + 4]) - lb[ka]);
-        }
-        if (b >= 0 && t->band[b] > bx) {
-            const uint8_t *lb = t->land_before[b][d];
-            mob[bits_test(white, b)] += sign * ((a >= 0 ? lb[ka + kb] : t->land_count[b][d]) - lb[kb]);
-        }
+        const uint8_t *la = t->land_before[a][d + 4], *lb = t->land_before[b][d];
+        int va = la[ka + kb] - la[ka], vb = lb[ka + kb] - lb[kb];
+        all += va + vb;
+        wh += (va & -bits_test(white, a)) + (vb & -bits_test(white, b));
     }
+    mob[0] += sign * (all - wh);
+    mob[1] += sign * wh;
     return n;
 }
 
@@ -141,15 +138,13 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
      * from x never include x) */
     bits_clear(&white, from);
     mo_line_flip(p, t, from);
-    int left = mo_landings(p, t, from);
-    mob_cell(p, t, &white, from, 1, mob, 0);
-    mob_cell(p, t, &white, to, -1, mob, 0);
-    mob[s] += mo_landings(p, t, to) - left;
+    int left = mob_cell(p, t, &white, from, 1, mob);
+    mob[s] += mob_cell(p, t, &white, to, -1, mob) - left;
     mo_line_flip(p, t, to);
     if (s == SIDE_P2)
         bits_set(&white, to);
     if ((m & MO_ENTHRONE) && !p->throne) {
-        mob_cell(p, t, &white, t->centre, -1, mob, 0);
+        mob_cell(p, t, &white, t->centre, -1, mob);
         mo_line_flip(p, t, t->centre);
     }
     int bsum_s = p->c.bsum[s] + t->band[to] - t->band[from], bsum_o = p->c.bsum[s ^ 1];

@@ -40,6 +40,10 @@
 #define MO_CELLS 169
 #define MO_DIRS 8
 #define MO_LINES 76 /* 13 ranks, 13 files, 25 + 25 diagonals */
+/* The sentinel "cell" past both ends of every line (MoTables.lcell): an
+ * occupied cell of band 0 that is nobody's stone and has no landings, so
+ * that the nearest occupied cell along a line always exists. */
+#define MO_SENT MO_CELLS
 
 typedef struct Bits {
     uint64_t w[3];
@@ -48,7 +52,7 @@ typedef struct Bits {
 typedef struct MoTables {
     int n, cells, centre, ring, outer_band;
     int delta[MO_DIRS];          /* index step of each direction */
-    uint8_t band[MO_CELLS];
+    uint8_t band[MO_CELLS + 1];  /* band[MO_SENT] = 0 */
     uint8_t opposite[MO_CELLS];  /* point reflection through the Throne */
     int16_t cap[MO_CELLS][MO_DIRS];
     Bits ray[MO_CELLS][MO_DIRS];
@@ -61,7 +65,8 @@ typedef struct MoTables {
     /* the cells of land[c][d], and those before step k of the ray (the
      * landings when the first occupied cell is k steps away) */
     uint8_t land_count[MO_CELLS][MO_DIRS];
-    uint8_t land_before[MO_CELLS][MO_DIRS][16]; /* 16: the index is a shift */
+    uint8_t land_before[MO_CELLS + 1][MO_DIRS][16]; /* 16: the index is a shift;
+                                                     * MO_SENT's all 0 */
     uint8_t file[MO_CELLS], rank[MO_CELLS];
     Bits inner[8];
     Bits band_mask[8];
@@ -78,11 +83,15 @@ typedef struct MoTables {
     uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
     /* Lines: the ranks, the NE diagonals, the files and the NW diagonals,
      * numbered together (at most MO_LINES); line[c][a] is the line of c
-     * along axis a (the directions a and a + 4), lpos[c][a] its place on
-     * it counted in increasing index, lcell[l][k] the cell at place k. */
+     * along axis a (the directions a and a + 4), lpos[c][a] its bit in the
+     * line mask: 1 + its place on the line counted in increasing index
+     * (bit 0 and the bit after the last cell are the sentinels, always
+     * set), lcell[l][k] the cell of bit k (MO_SENT for the sentinels),
+     * lm0[l] the sentinel bits of line l (0 past the board's lines). */
     uint8_t line[MO_CELLS][4];
     uint8_t lpos[MO_CELLS][4];
     uint8_t lcell[MO_LINES][16];
+    uint16_t lm0[MO_LINES];
 } MoTables;
 
 extern MoTables morelli_tables[3];
@@ -256,45 +265,20 @@ static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
     for (int a = 0; a < 4; a++)
         p->lm[t->line[c][a]] ^= (uint16_t)(1u << t->lpos[c][a]);
 }
-/* The first occupied cell from x in direction d, -1 if none; *k its
- * distance in steps. */
-static inline int mo_first(const MoPos *p, const MoTables *t, int x, int d, int *k)
-{
-    int a = d & 3, l = t->line[x][a], q = t->lpos[x][a];
-    unsigned m = p->lm[l];
-    if (d < 4) {
-        m >>= q + 1;
-        if (!m)
-            return -1;
-        *k = 1 + __builtin_ctz(m);
-        return t->lcell[l][q + *k];
-    }
-    m &= (1u << q) - 1;
-    if (!m)
-        return -1;
-    int b = 31 - __builtin_clz(m);
-    *k = q - b;
-    return t->lcell[l][b];
-}
-
 /* The nearest occupied cells on both sides of x along axis ax: *a in
  * direction ax, *ka steps away, and *b in direction ax + 4, *kb steps
- * away (-1 when none); one read of the line mask for both. */
+ * away (MO_SENT one step past the edge when no stone is there); one read
+ * of the line mask for both, no branch. */
 static inline void mo_first_both(const MoPos *p, const MoTables *t, int x, int ax, int *a, int *ka,
                                  int *b, int *kb)
 {
     int l = t->line[x][ax], q = t->lpos[x][ax];
     unsigned m = p->lm[l], up = m >> (q + 1), down = m & ((1u << q) - 1);
-    *a = *b = -1;
-    if (up) {
-        *ka = 1 + __builtin_ctz(up);
-        *a = t->lcell[l][q + *ka];
-    }
-    if (down) {
-        int j = 31 - __builtin_clz(down);
-        *kb = q - j;
-        *b = t->lcell[l][j];
-    }
+    *ka = 1 + __builtin_ctz(up);
+    *a = t->lcell[l][q + *ka];
+    int j = 31 - __builtin_clz(down);
+    *kb = q - j;
+    *b = t->lcell[l][j];
 }
 
 /* The cells a stone on `from` can reach (any side; occ = mo_occupied). */
@@ -304,14 +288,16 @@ Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
 unsigned morelli_captures(const MoPos *p, int s, int to);
 /* Legal moves of p into moves[]; the count. */
 int morelli_gen(const MoPos *p, Move *moves);
-/* How many cells a stone on `from` of p can land on, by the line masks. */
+/* How many cells a stone on `from` of p can land on, by the line masks
+ * (land_before up to the nearest occupied cell, the sentinel past the
+ * edge counting as one: land_before there is land_count). */
 static inline int mo_landings(const MoPos *p, const MoTables *t, int from)
 {
     int n = 0;
-    for (unsigned dirs = t->land_dirs[from]; dirs; dirs &= dirs - 1) {
-        int d = __builtin_ctz(dirs), k;
-        n += mo_first(p, t, from, d, &k) < 0 ? t->land_count[from][d]
-                                             : t->land_before[from][d][k];
+    for (int ax = 0; ax < 4; ax++) {
+        int a, ka, b, kb;
+        mo_first_both(p, t, from, ax, &a, &ka, &b, &kb);
+        n += t->land_before[from][ax][ka] + t->land_before[from][ax + 4][kb];
     }
     return n;
 }
@@ -364,8 +350,8 @@ static inline void mo_orbit_frames(const MoPos *p, const MoTables *t, int c, int
         f2[1] += sign * (b == 2);
     }
 }
-/* The last position (of this thread) the evaluation found without a noisy
- * move for the side to move: its stones, Throne and side, so that
+/* The last position (of this thread) the evaluation saw, and whether its
+ * side to move has no noisy move (valid): its stones, Throne and side, so that
  * morelli_gen_noisy, asked next for the same position (the quiescence
  * search's stand-pat, the pruned nodes), answers without looking again.
  * A copy of the position's parts, not its key: exact. */
@@ -374,14 +360,14 @@ typedef struct MoQuietMemo {
     uint8_t sz, throne, stm, valid;
 } MoQuietMemo;
 extern _Thread_local MoQuietMemo mo_quiet_memo;
-static inline void mo_quiet_note(const MoPos *p)
+static inline void mo_quiet_note(const MoPos *p, int quiet)
 {
     mo_quiet_memo.stones[0] = p->stones[0];
     mo_quiet_memo.stones[1] = p->stones[1];
     mo_quiet_memo.sz = p->sz;
     mo_quiet_memo.throne = p->throne;
     mo_quiet_memo.stm = p->stm;
-    mo_quiet_memo.valid = 1;
+    mo_quiet_memo.valid = (uint8_t)quiet;
 }
 static inline int mo_quiet_known(const MoPos *p)
 {

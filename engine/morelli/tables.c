@@ -120,9 +120,12 @@ static void tables_fill(MoTables *t, int n)
             for (int k = 0; f >= 0 && f < n && r < n; k++, f += dir_dx[a], r += dir_dy[a]) {
                 int x = r * n + f;
                 t->line[x][a] = (uint8_t)nl;
-                t->lpos[x][a] = (uint8_t)k;
-                t->lcell[nl][k] = (uint8_t)x;
+                t->lpos[x][a] = (uint8_t)(k + 1);
+                t->lcell[nl][k + 1] = (uint8_t)x;
+                t->lcell[nl][k + 2] = MO_SENT; /* until the next cell */
+                t->lm0[nl] = (uint16_t)(1u | 1u << (k + 2));
             }
+            t->lcell[nl][0] = MO_SENT;
             nl++;
         }
     for (int b = 0; b < 8; b++)
@@ -183,7 +186,7 @@ void mo_derive(MoPos *p)
         p->c.mob[s] = (int16_t)mob;
         p->c.bsum[s] = (int16_t)bsum;
     }
-    memset(p->lm, 0, sizeof p->lm);
+    memcpy(p->lm, t->lm0, sizeof p->lm);
     while (bits_any(&occ))
         mo_line_flip(p, t, bits_pop(&occ));
     int f3[2] = {0, 0}, f2[2] = {0, 0};

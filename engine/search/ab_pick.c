@@ -63,13 +63,16 @@ static void heap_down_keys(uint64_t *h, int i, int n)
 
 /* Takes the largest of n keys out of the heap h (n >= 1): the hole at the
  * top goes down along the larger children to a leaf, and the last key
- * moves up from there (one comparison a level on the way down). */
+ * moves up from there (one comparison a level on the way down).  h[n - 1]
+ * becomes 0, below every key (a key's score half is biased positive), so
+ * a last child without a sibling is chosen without a branch. */
 static uint64_t heap_pop_keys(uint64_t *h, int n)
 {
     uint64_t top = h[0], x = h[--n];
+    h[n] = 0;
     int i = 0;
     for (int c; (c = 2 * i + 1) < n; i = c) {
-        c += c + 1 < n && h[c + 1] > h[c];
+        c += h[c + 1] > h[c];
         h[i] = h[c];
     }
     while (i > 0 && h[(i - 1) / 2] < x) {
