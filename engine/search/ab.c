@@ -461,6 +461,8 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         if (c->limits->nodes && total_nodes(all, nthreads) >= c->limits->nodes)
             break;
     }
+    if (t->id == 0)
+        ab_solve_end(t, &ss);
 }
 
 static void *ab_helper(void *arg)

@@ -228,7 +228,12 @@ typedef struct SolveSched {
     int64_t spent;  /* used so far */
     int64_t mark;   /* the count when the last slice ended */
     int slices;
+    int left;       /* the root's plies-left bound */
+    int backed_off; /* a small share: a full one failed a few plies ago */
+    int solved;
 } SolveSched;
+/* The end of a search's solver: remember a full share that failed. */
+void ab_solve_end(AbThread *t, const SolveSched *ss);
 void ab_solve_plan(AbThread *t, SolveSched *ss);
 /* One slice: 1 and the thread's done_* fields (score, PV, proven) filled
  * when the root is solved, 0 when not (yet). */

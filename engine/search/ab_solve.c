@@ -12,7 +12,9 @@
  * early; then, for a win or a loss, a full window gives the exact distance:
  * the fastest win, or the longest resistance.  The solver has its own
  * share (half the soft time or of a node limit when the bound is at most
- * SOLVE_SURE, a quarter beyond; SOLVE_NODES under a depth limit, which it
+ * SOLVE_SURE, a quarter beyond, a SOLVE_BACKOFF-th under a clock while the
+ * bound is within SOLVE_GAP of a full share that failed in the game's
+ * previous moves; SOLVE_NODES under a depth limit, which it
  * takes only when the whole game fits in that depth).  It comes in slices:
  * a sixteenth after the first iteration, then after each iteration as much
  * as that iteration took, so the heuristic search keeps half of the time
@@ -28,8 +30,14 @@
  */
 #include "ab_internal.h"
 
-#define SOLVE_PLIES 100 /* the largest bound tried */
-#define SOLVE_SURE 64   /* up to here half the budget, beyond a quarter */
+#define SOLVE_PLIES 40 /* the largest bound tried */
+#define SOLVE_SURE 24  /* up to here half the budget, beyond a quarter */
+/* Under a clock, a full share that failed at a bound L is not tried again
+ * before the bound is SOLVE_GAP below L: in between the solver gets a
+ * SOLVE_BACKOFF-th of the budget, enough to add the proven entries of
+ * another slice or two. */
+#define SOLVE_GAP 8
+#define SOLVE_BACKOFF 16
 #define SOLVE_NODES 20000000ull
 #define SOLVE_TT_DEPTH 250
 /* Under a clock or a node limit the solver's share comes in slices between
@@ -169,7 +177,15 @@ void ab_solve_plan(AbThread *t, SolveSched *ss)
     int64_t soft = c->tm.soft_ms;
     int share = left <= SOLVE_SURE ? 2 : 4; /* 1/2 or 1/4 of the budget */
     ss->on = 1;
+    ss->left = left;
     if (soft >= 0) {
+        int failed = c->s->solve_failed;
+        if (failed && left >= failed) /* not a later position of that game */
+            c->s->solve_failed = failed = 0;
+        if (failed && left > failed - SOLVE_GAP) {
+            ss->backed_off = 1;
+            share = SOLVE_BACKOFF;
+        }
         ss->budget = soft / share;
     } else if (lim->nodes) {
         ss->by_nodes = 1;
@@ -227,8 +243,18 @@ int ab_solve_slice(AbThread *t, SolveSched *ss)
     ss->slices++;
     if (solved || t->solve_gave_up == SOLVE_GAVE_DEEP)
         ss->on = 0;
+    ss->solved |= solved;
     t->solve_gave_up = 0;
     return solved;
+}
+
+void ab_solve_end(AbThread *t, const SolveSched *ss)
+{
+    Search *s = t->c->s;
+    if (ss->solved || t->proven)
+        s->solve_failed = 0;
+    else if (ss->slices > 0 && !ss->backed_off && !ss->by_nodes)
+        s->solve_failed = ss->left;
 }
 
 static int solve_root_probes(AbThread *t, const SolveSched *ss, int64_t now)

@@ -80,6 +80,7 @@ void search_clear(Search *s)
     if (!s)
         return;
     tt_clear(&s->tt);
+    s->solve_failed = 0;
     if (s->mcts)
         mcts_clear(s->mcts);
 }

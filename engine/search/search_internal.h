@@ -41,6 +41,8 @@ struct Search {
     AbPool *ab_pool;   /* alpha-beta threads' buffers, kept between searches */
     atomic_int halt;   /* internal stop: time, node limit, helpers' end */
     uint64_t rng;      /* Search=random: state, fixed seed, mixed with the root key */
+    int solve_failed;  /* ab_solve.c: the plies-left bound where the solver's
+                        * last full share under a clock failed; 0 = none */
 };
 
 /* One search_go() call. */
