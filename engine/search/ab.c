@@ -18,6 +18,7 @@
  * are solved in slices between the iterations (ab_solve.c).  The move picker is in
  * ab_pick.c, what the files share in ab_internal.h.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,24 @@ static inline int ab_child(AbThread *t, int stm, int alpha, int beta, int depth,
     return -ab_search(t, -beta, -alpha, depth, ply, pv_node);
 }
 
+/* Late move reductions: about ln(depth) * ln(move number) / LMR_DIV plies,
+ * at least one. */
+#define LMR_DIV 2.0
+static unsigned char lmr_table[64][64];
+static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+static void lmr_init(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++) {
+            double r = log((double)d) * log((double)i) / LMR_DIV + 0.5;
+            lmr_table[d][i] = (unsigned char)(r < 1 ? 1 : r > 20 ? 20 : r);
+        }
+}
+static inline int lmr_reduction(int depth, int i)
+{
+    return lmr_table[depth < 63 ? depth : 63][i < 63 ? i : 63];
+}
+
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
 {
     const Game *g = t->g;
@@ -163,7 +182,19 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     Move tried[64]; /* the quiet moves searched (history malus) */
     int ntried = 0, quiet, i = 0;
     int late = g->move_order ? 2 : 3, later = g->move_order ? 4 : 10;
+    int lmp = !g->move_order && lmr && !pv_node && ply > 0 && depth <= 3 &&
+                      alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND
+                  ? 6 + 4 * depth * depth
+                  : 0;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
+        /* Late move pruning: near the horizon of a non-PV node, the quiet
+         * moves far down the order are not searched. */
+        if (!futile && lmp && quiet && i >= lmp && best > -SCORE_MATE_BOUND) {
+            t->horizon++;
+            if (picker_quiet_only(&pk))
+                break;
+            continue;
+        }
         if (futile && quiet && best > -SCORE_MATE_BOUND) {
             t->horizon++; /* pruned: the value is not exact */
             /* past the noisy moves every move left is quiet: none would
@@ -180,7 +211,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         } else {
             int r = 0;
             if (depth >= 3 && i >= late && quiet && lmr) {
-                r = 1 + (i >= later) + (depth >= 8 && i >= 24);
+                r = g->move_order ? 1 + (i >= later) + (depth >= 8 && i >= 24)
+                                  : lmr_reduction(depth, i);
                 if (pv_node && r > 0)
                     r--;
                 if (r > depth - 2)
@@ -475,6 +507,7 @@ static void *ab_helper(void *arg)
 
 Move ab_go(SearchCtx *c, SearchResult *res)
 {
+    pthread_once(&lmr_once, lmr_init);
     Search *s = c->s;
     const Game *g = c->g;
     if (!s->tt.buckets && tt_resize(&s->tt, s->hash_mb) != 0 && tt_resize(&s->tt, 1) != 0)
