@@ -25,7 +25,10 @@ Bits morelli_reach(const MoTables *t, const Bits *occ, int from)
             int b = d < 4 ? bits_lowest(&blk) : bits_highest(&blk);
             /* not the blocker, nothing beyond it */
             r = bits_andnot(r, t->ray[b][d]);
-            bits_clear(&r, b);
+            /* b cleared word by word: a store into one word of r read
+             * back whole would stall the load */
+            for (int w = 0; w < 3; w++)
+                r.w[w] &= ~((uint64_t)(b >> 6 == w) << (b & 63));
         }
         out = bits_or(out, r);
     }

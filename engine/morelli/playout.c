@@ -328,23 +328,31 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
     return pick;
 }
 
-/* The stones of `near` (own stones that can land on the empty cell `to`
- * when nothing blocks) that can land on it: those with nothing between
- * them and `to` (the first occupied cell from `to` in the direction of the
- * stone, toward[][][]). */
-static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
+/* The stones of x << base (own stones that can land on the empty cell
+ * `to` when nothing blocks) that can land on it: those that are the only
+ * occupied cell of the ray from `to` toward them (toward[][][]) up to
+ * themselves.  A word at a time, kept in registers. */
+static inline uint64_t movers_word(const MoPlay *st, const Bits *occ, int to, uint64_t x, int base)
 {
     const MoTables *t = st->t;
+    const Bits *ray = t->ray[to];
     const uint8_t *dir = st->toward[to];
-    Bits out = {{0, 0, 0}};
-    while (bits_any(&near)) {
-        int c = bits_pop(&near);
-        int d = dir[c];
-        Bits blk = bits_and(t->ray[to][d], *occ);
-        if ((d < 4 ? bits_lowest(&blk) : bits_highest(&blk)) == c)
-            bits_set(&out, c);
+    uint64_t out = 0;
+    for (; x; x &= x - 1) {
+        int i = __builtin_ctzll(x), c = base + i, d = dir[c];
+        const Bits *a = &ray[d], *b = &t->ray[c][d];
+        int k = __builtin_popcountll(a->w[0] & ~b->w[0] & occ->w[0]) +
+                __builtin_popcountll(a->w[1] & ~b->w[1] & occ->w[1]) +
+                __builtin_popcountll(a->w[2] & ~b->w[2] & occ->w[2]);
+        out |= (uint64_t)(k == 1) << i;
     }
     return out;
+}
+
+static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
+{
+    return (Bits){{movers_word(st, occ, to, near.w[0], 0), movers_word(st, occ, to, near.w[1], 64),
+                   movers_word(st, occ, to, near.w[2], 128)}};
 }
 
 /* One of the moves that capture most (n: the board size): the landing
