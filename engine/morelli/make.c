@@ -138,7 +138,10 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
      * from x never include x) */
     bits_clear(&white, from);
     mo_line_flip(p, t, from);
-    int left = mob_cell(p, t, &white, from, 1, mob);
+    /* from the outer band (most slides early on) no stone is farther
+     * out: only the stone's own landings change */
+    int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
+                                             : mob_cell(p, t, &white, from, 1, mob);
     mob[s] += mob_cell(p, t, &white, to, -1, mob) - left;
     mo_line_flip(p, t, to);
     if (s == SIDE_P2)
