@@ -141,7 +141,8 @@ int morelli_evaluate(const void *pos)
         !frame_now && p->throne != o + 1 && reaches_any(p, o, morelli_frame_gaps(p, o));
     /* no reached capture cell and no reached frame gap: the side to move
      * has no noisy move, and the search asks for them next */
-    mo_quiet_note(p, !me.best_capture && !frame_now);
+    if (!me.best_capture && !frame_now)
+        mo_quiet_note(p);
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];

@@ -259,12 +259,14 @@ static Bits capture_cells_13(const MoPos *p, int s, Bits by_dir[MO_DIRS])
 }
 #endif
 
-static Bits capture_cells_9(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+/* Out of line, as capture_classes_9 and _11 below. */
+__attribute__((noinline)) static Bits capture_cells_9(const MoPos *p, int s, Bits by_dir[MO_DIRS])
 {
     return capture_cells_small(p, 9, s, by_dir);
 }
 
-static Bits capture_cells_11(const MoPos *p, int s, Bits by_dir[MO_DIRS])
+__attribute__((noinline)) static Bits capture_cells_11(const MoPos *p, int s,
+                                                       Bits by_dir[MO_DIRS])
 {
     return capture_cells_small(p, 11, s, by_dir);
 }
@@ -313,7 +315,7 @@ __attribute__((always_inline)) static inline void capture_classes_small(const Mo
     cc->ge[1][1] = (Bits){{o[6], o[7], 0}};
 }
 
-static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
+__attribute__((noinline)) static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
 {
     const MoTables *t = mo_tables(p);
     const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
@@ -362,12 +364,15 @@ static inline void capture_classes_small(const MoPos *p, int n, MoCapClasses *cc
 }
 #endif
 
-static void capture_classes_9(const MoPos *p, MoCapClasses *cc)
+/* Kept out of line, each size on its own: inlined together into
+ * morelli_capture_classes the three bodies shared a preamble (the 13x13
+ * loads) that every size paid for. */
+__attribute__((noinline)) static void capture_classes_9(const MoPos *p, MoCapClasses *cc)
 {
     capture_classes_small(p, 9, cc);
 }
 
-static void capture_classes_11(const MoPos *p, MoCapClasses *cc)
+__attribute__((noinline)) static void capture_classes_11(const MoPos *p, MoCapClasses *cc)
 {
     capture_classes_small(p, 11, cc);
 }

@@ -350,8 +350,8 @@ static inline void mo_orbit_frames(const MoPos *p, const MoTables *t, int c, int
         f2[1] += sign * (b == 2);
     }
 }
-/* The last position (of this thread) the evaluation saw, and whether its
- * side to move has no noisy move (valid): its stones, Throne and side, so that
+/* The last position (of this thread) the evaluation found without a noisy
+ * move for the side to move: its stones, Throne and side, so that
  * morelli_gen_noisy, asked next for the same position (the quiescence
  * search's stand-pat, the pruned nodes), answers without looking again.
  * A copy of the position's parts, not its key: exact. */
@@ -360,14 +360,14 @@ typedef struct MoQuietMemo {
     uint8_t sz, throne, stm, valid;
 } MoQuietMemo;
 extern _Thread_local MoQuietMemo mo_quiet_memo;
-static inline void mo_quiet_note(const MoPos *p, int quiet)
+static inline void mo_quiet_note(const MoPos *p)
 {
     mo_quiet_memo.stones[0] = p->stones[0];
     mo_quiet_memo.stones[1] = p->stones[1];
     mo_quiet_memo.sz = p->sz;
     mo_quiet_memo.throne = p->throne;
     mo_quiet_memo.stm = p->stm;
-    mo_quiet_memo.valid = (uint8_t)quiet;
+    mo_quiet_memo.valid = 1;
 }
 static inline int mo_quiet_known(const MoPos *p)
 {
