@@ -100,7 +100,8 @@ static int best_capture(const MoPos *p, int s, const Bits ge[2])
  * (MoPos.mob, bsum): with k_b stones on band b, reserve = sum k_b (b - 1)
  * (no stone is on band 0) and inner = sum k_b (outer - b).  The best
  * capture from the capture classes of both sides (cc). */
-static void side_info(const MoPos *p, int s, const MoCapClasses *cc, SideInfo *si)
+__attribute__((always_inline)) static inline void side_info(const MoPos *p, int s,
+                                                            const MoCapClasses *cc, SideInfo *si)
 {
     const MoTables *t = mo_tables(p);
     si->stones = bits_count(&p->stones[s]);
@@ -135,10 +136,12 @@ int morelli_evaluate(const void *pos)
     /* frames, orbit by orbit (counted by make/unmake) */
     int f3 = p->c.f3[s] - p->c.f3[o], f2 = p->c.f2[s] - p->c.f2[o];
     /* a frame's empty corner that a stone reaches: enthroning now, or
-     * the opponent's threat */
-    int frame_now = p->throne != s + 1 && reaches_any(p, s, morelli_frame_gaps(p, s));
-    int frame_threat =
-        !frame_now && p->throne != o + 1 && reaches_any(p, o, morelli_frame_gaps(p, o));
+     * the opponent's threat (a gap needs an orbit with 3 of the side's
+     * stones, counted by make) */
+    int frame_now =
+        p->throne != s + 1 && p->c.f3[s] && reaches_any(p, s, morelli_frame_gaps(p, s));
+    int frame_threat = !frame_now && p->throne != o + 1 && p->c.f3[o] &&
+                       reaches_any(p, o, morelli_frame_gaps(p, o));
     /* no reached capture cell and no reached frame gap: the side to move
      * has no noisy move, and the search asks for them next */
     if (!me.best_capture && !frame_now)
