@@ -629,10 +629,18 @@ int morelli_move_legal(const MoPos *p, Move m)
     if (m & ~(MO_ENTHRONE | 0xFFFFFFu))
         return 0;
     int from = MO_FROM(m);
-    if (from >= t->cells || !bits_test(&p->stones[s], from) || t->band[from] < 2)
+    if (from >= t->cells || !bits_test(&p->stones[s], from) || t->band[from] < 2 ||
+        t->band[to] >= t->band[from] || to == t->centre)
         return 0;
-    Bits r = morelli_reach(t, &occ, from);
-    if (!bits_test(&r, to))
+    /* a landing (a band nearer the Throne, not the Throne): on one line
+     * with from, nearer than the first occupied cell that way */
+    int df = t->file[to] - t->file[from], dr = t->rank[to] - t->rank[from];
+    int ax = dr == 0 ? 0 : df == dr ? 1 : df == 0 ? 2 : df == -dr ? 3 : -1;
+    if (ax < 0)
+        return 0;
+    int a, ka, b, kb, k = t->lpos[to][ax] - t->lpos[from][ax];
+    mo_first_both(p, t, from, ax, &a, &ka, &b, &kb);
+    if (k > 0 ? k >= ka : -k >= kb)
         return 0;
     unsigned all = morelli_captures(p, s, to), caps = MO_CAPS(m);
     if (p->ruleset == RULESET_CLASSIC ? (caps & ~all) != 0 : caps != all)
