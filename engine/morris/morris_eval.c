@@ -11,8 +11,8 @@
 /*
  * Evaluation: a weighted sum of differences (mover minus opponent), one
  * weight row per phase (placement, moving, flying: either side flies).
- * The weights were fitted by the tuner (bench/eval_tune_main.c) on 50,454
- * positions of 1,200 depth-4 self-play games, placement.pieces and
+ * The weights were fitted by the tuner (bench/eval_tune_main.c) on 102,698
+ * positions of 2,000 depth-6 self-play games, placement.pieces and
  * flying.pieces held fixed (docs/tuning.md).  During placement almost every
  * mill can run, so mills and runmill there share one effect (their sum).
  */
@@ -22,13 +22,20 @@ enum {
     F_STUCK,    /* walled in: no step now (moving), or the opponent's pieces in
                  * hand could fill every empty point next to ours (placement) */
     F_RUNMILL,  /* closed mills with a piece that can step out and back */
+    F_LOCKED,   /* walled in by the opponent: no empty neighbour, every
+                 * neighbour the opponent's or walled in too (a fixpoint) */
+    F_CRAMP,    /* a near-blockade: 3 minus the empty points next to the
+                 * side's pieces (placement: those the opponent's pieces in
+                 * hand could not all fill), at least 0 */
+    F_FEW,      /* 3 minus the pieces that can step now, at least 0 */
     F_COUNT
 };
 static int eval_weight[3][F_COUNT] = {
-    /* pieces mills open double mobility blocked frontier stuck runmill */
-    {214, -332, 54, 239, 44, -36, 5, -63, 357}, /* placement */
-    {162, -108, 59, 69, 46, -52, -31, 0, 335},  /* moving */
-    {15, 3, -2, 32, -4, -8, 0, 0, -20},         /* flying */
+    /* pieces mills open double mobility blocked frontier stuck runmill
+     * locked cramp few */
+    {214, 1, 8, 17, 53, -67, 0, -93, 129, 22, -79, 104},       /* placement */
+    {212, -10, 58, -51, 29, -53, -25, 0, 168, -32, -197, 135}, /* moving */
+    {15, 52, 35, -86, 13, -1, -5, 0, 16, -30, -27, 11},        /* flying */
 };
 
 /* The table, row by row, for the tuner (tools/eval_tune.c). */
@@ -36,12 +43,15 @@ static const char *const eval_weight_names[3 * F_COUNT] = {
     "placement.pieces", "placement.mills",    "placement.open",
     "placement.double", "placement.mobility", "placement.blocked",
     "placement.frontier", "placement.stuck",  "placement.runmill",
+    "placement.locked", "placement.cramp",    "placement.few",
     "moving.pieces",    "moving.mills",       "moving.open",
     "moving.double",    "moving.mobility",    "moving.blocked",
     "moving.frontier",  "moving.stuck",       "moving.runmill",
+    "moving.locked",    "moving.cramp",       "moving.few",
     "flying.pieces",    "flying.mills",       "flying.open",
     "flying.double",    "flying.mobility",    "flying.blocked",
     "flying.frontier",  "flying.stuck",       "flying.runmill",
+    "flying.locked",    "flying.cramp",       "flying.few",
 };
 
 int morris_weight_table(int **w, const char *const **names)
@@ -61,7 +71,8 @@ void morris_print_weights(const int *w, const char *const *names, int n, FILE *o
         return;
     }
     fprintf(out, "static int eval_weight[3][F_COUNT] = {\n"
-                 "    /* pieces mills open double mobility blocked */\n");
+                 "    /* pieces mills open double mobility blocked frontier stuck runmill\n"
+                 "     * locked cramp few */\n");
     for (int r = 0; r < 3; r++) {
         fprintf(out, "    {");
         for (int j = 0; j < F_COUNT; j++)
@@ -78,6 +89,34 @@ typedef struct Steps {
     uint32_t front, near;
     int mobility, blocked;
 } Steps;
+
+/*
+ * Side s's pieces walled in by the opponent: none of them has an empty
+ * neighbour, and every neighbour is the opponent's or one of them, so none
+ * can step until the opponent moves a piece of the wall away or s removes
+ * one (with a mill of its other pieces).  The greatest such set: start from
+ * own's pieces without an empty neighbour and drop any next to an own
+ * piece outside the set until none is dropped.  (Counting the opponent's
+ * wall as locked too, the only such set would be the whole board: a set of
+ * points that holds every neighbour of its points is empty or all of this
+ * connected board.)
+ */
+static uint32_t walled_pieces(const Tables *t, uint32_t own, uint32_t empty)
+{
+    uint32_t W = 0;
+    for (uint32_t b = own; b; b &= b - 1)
+        if (!(t->adj[lsb(b)] & empty))
+            W |= b & -b;
+    for (int changed = 1; changed && W;) {
+        changed = 0;
+        for (uint32_t b = W; b; b &= b - 1)
+            if (t->adj[lsb(b)] & own & ~W) {
+                W &= ~(b & -b);
+                changed = 1;
+            }
+    }
+    return W;
+}
 
 static inline void steps(const Tables *t, uint32_t bb, uint32_t empty, Steps *st)
 {
@@ -128,13 +167,21 @@ static void line_features(const Pos *p, const Tables *t, uint32_t own, uint32_t 
 }
 
 /* The features of side s, whose steps are st. */
-static void side_features(const Pos *p, int s, const Steps *st, int f[F_COUNT])
+static void side_features(const Pos *p, const Tables *t, int s, const Steps *st,
+                          uint32_t empty, int f[F_COUNT])
 {
     int fly = p->flying && popcnt(p->bb[s]) == 3 && p->hand[s] == 0;
     f[F_PIECES] = material(p, s);
     f[F_MOBILITY] = st->mobility;
     f[F_BLOCKED] = fly ? 0 : st->blocked;
     f[F_FRONTIER] = popcnt(st->front);
+    f[F_LOCKED] = fly || !st->blocked ? 0 : popcnt(walled_pieces(t, p->bb[s], empty));
+    /* the near-blockade terms once the side has placed all its pieces */
+    int exits = f[F_FRONTIER] - p->hand[s ^ 1];
+    int movable = popcnt(p->bb[s]) - st->blocked;
+    int done = !fly && !p->hand[s] && p->bb[s];
+    f[F_CRAMP] = !done || exits >= 3 ? 0 : 3 - (exits > 0 ? exits : 0);
+    f[F_FEW] = !done || movable >= 3 ? 0 : 3 - movable;
     if (fly)
         f[F_STUCK] = 0;
     else if (p->hand[0] || p->hand[1])
@@ -229,8 +276,8 @@ int morris_evaluate(const void *vp)
     int a[F_COUNT], b[F_COUNT];
     line_features(p, t, p->bb[s], empty, a);
     line_features(p, t, p->bb[o], empty, b);
-    side_features(p, s, &st[0], a);
-    side_features(p, o, &st[1], b);
+    side_features(p, t, s, &st[0], empty, a);
+    side_features(p, t, o, &st[1], empty, b);
     int phase = (p->hand[0] || p->hand[1]) ? 0 : (flies(p, 0) || flies(p, 1)) ? 2 : 1;
     int v = 0;
     for (int i = 0; i < F_COUNT; i++)
