@@ -6,13 +6,16 @@
 # allocates and clears its hash table there, so the timed search does not pay
 # for the first touch of every page (about half the time of a 50 ms search).
 #
-#   bench/depth_time.sh [-r ROUNDS] [-d DEPTH] LIST ENGINE [ENGINE ...]
+#   bench/depth_time.sh [-r ROUNDS] [-d DEPTH | -m MS] LIST ENGINE [ENGINE ...]
 #
 # LIST has one position a line, fields separated by '|' (blank lines and
 # lines starting with '#' are skipped):
 #   label | variant | game options (Name=Value, blank separated, or -) |
 #   startpos or FEN | depth
-# -d DEPTH overrides every line's depth.
+# -d DEPTH overrides every line's depth.  -m MS searches `go movetime MS`
+# instead of a depth: every engine gets the same time, so the nodes/s
+# ratios compare the engines at a search of that length whatever depth each
+# reaches (the time ratios are then about 1 and say nothing).
 #
 # Prints one line a search (round, engine, label, depth reached, nodes, the
 # engine's own time in ms from its last `info depth` line); then for each
@@ -25,17 +28,18 @@
 # Run it niced on a shared machine and quote the load with the figures:
 #   nice -n 5 bench/depth_time.sh -r 5 bench/morelli_depth.txt OLD NEW
 set -eu
-rounds=1 depth=
-while getopts d:r: o; do
+rounds=1 depth= movetime=
+while getopts d:m:r: o; do
     case $o in
     d) depth=$OPTARG ;;
+    m) movetime=$OPTARG ;;
     r) rounds=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || {
-    echo "usage: $0 [-r ROUNDS] [-d DEPTH] LIST ENGINE [ENGINE ...]" >&2
+    echo "usage: $0 [-r ROUNDS] [-d DEPTH | -m MS] LIST ENGINE [ENGINE ...]" >&2
     exit 2
 }
 list=$1
@@ -61,6 +65,8 @@ while [ "$r" -le "$rounds" ]; do
         opts=$(trim "$opts")
         pos=$(trim "$pos")
         d=${depth:-$(trim "$d")}
+        go="go depth $d"
+        [ -z "$movetime" ] || go="go movetime $movetime"
         args="--UCI_Variant=$variant"
         if [ "$opts" != "-" ]; then
             for o in $opts; do args="$args --$o"; done
@@ -71,7 +77,7 @@ while [ "$r" -le "$rounds" ]; do
         esac
         for e in $order; do
             # shellcheck disable=SC2086 # the options are separate words
-            line=$("$e" $args isready "$poscmd go depth $d" | grep '^info depth' | tail -n 1)
+            line=$("$e" $args isready "$poscmd $go" | grep '^info depth' | tail -n 1)
             got=$(echo "$line" | sed -n 's/^info depth \([0-9]*\).*/\1/p')
             nodes=$(echo "$line" | sed -n 's/.* nodes \([0-9]*\).*/\1/p')
             ms=$(echo "$line" | sed -n 's/.* time \([0-9]*\).*/\1/p')
