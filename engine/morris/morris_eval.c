@@ -13,7 +13,7 @@
  * weight row per phase (placement, moving, flying: either side flies).
  * The weights were fitted by the tuner (bench/eval_tune_main.c) on 102,698
  * positions of 2,000 depth-6 self-play games, placement.pieces and
- * flying.pieces held fixed (docs/tuning.md).  During placement almost every
+ * flying.pieces held fixed, the three few weights at 0 (docs/tuning.md).  During placement almost every
  * mill can run, so mills and runmill there share one effect (their sum).
  */
 enum {
@@ -33,9 +33,9 @@ enum {
 static int eval_weight[3][F_COUNT] = {
     /* pieces mills open double mobility blocked frontier stuck runmill
      * locked cramp few */
-    {214, 1, 8, 17, 53, -67, 0, -93, 129, 22, -79, 104},       /* placement */
-    {212, -10, 58, -51, 29, -53, -25, 0, 168, -32, -197, 135}, /* moving */
-    {15, 52, 35, -86, 13, -1, -5, 0, 16, -30, -27, 11},        /* flying */
+    {214, 14, 10, 17, 58, -70, -3, -100, 134, 23, -78, 0},    /* placement */
+    {214, -12, 59, -55, 29, -46, -27, 0, 172, -33, -125, 0}, /* moving */
+    {15, 56, 37, -92, 16, 2, -8, 0, 16, -34, -26, 0},        /* flying */
 };
 
 /* The table, row by row, for the tuner (tools/eval_tune.c). */
