@@ -210,33 +210,21 @@ static int mo_move_legal(const void *pos, Move m)
 
 /* Every move brings a stone at least one band nearer the Throne (captures
  * only turn stones over, no stone leaves the board), so the band steps the
- * stones can still make bound the plies left: the sum of their bands now,
- * less the least sum they can end with.  Band b has 8b cells, so that least
- * sum fills the bands from band 1 outwards (a stone already on band k can
- * always end on any band <= k, and the stones nearer the Throne take the
- * inner cells first).  On a full board this is the game's longest play
- * after placement: 176, 112, 64 plies on 13x13, 11x11, 9x9.  The
- * placement phase adds stones: no bound. */
+ * stones can still make bound the plies left: the sum of their bands now
+ * (make keeps it, MoCounts.bsum) less the least sum they can end with.
+ * Past the placements the board holds the ring's worth of stones, and
+ * band b has 8b cells, so that least sum fills the bands from band 1
+ * outwards (MoTables.least_bsum; a stone already on band k can always end
+ * on any band <= k, and the stones nearer the Throne take the inner cells
+ * first).  On a full board this is the game's longest play after
+ * placement: 176, 112, 64 plies on 13x13, 11x11, 9x9.  The placement
+ * phase adds stones: no bound. */
 static int mo_plies_left(const void *pos)
 {
     const MoPos *p = pos;
     if (mo_placing(p))
         return 1 << 20;
-    const MoTables *t = mo_tables(p);
-    Bits all = bits_or(p->stones[0], p->stones[1]);
-    int n = 0, stones = 0;
-    for (int b = 1; b <= t->outer_band; b++) {
-        Bits at = bits_and(all, t->band_mask[b]);
-        int k = bits_count(&at);
-        n += b * k;
-        stones += k;
-    }
-    for (int b = 1; stones > 0; b++) {
-        int k = stones < 8 * b ? stones : 8 * b;
-        n -= b * k;
-        stones -= k;
-    }
-    return n;
+    return p->c.bsum[0] + p->c.bsum[1] - mo_tables(p)->least_bsum;
 }
 
 /* Alpha-beta's shallow pruning (Game.prune) one and two plies above the

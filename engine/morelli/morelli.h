@@ -51,6 +51,10 @@ typedef struct Bits {
 
 typedef struct MoTables {
     int n, cells, centre, ring, outer_band;
+    /* the least band sum the ring's worth of stones (a board past its
+     * placements) can end with: the bands filled from band 1 outwards,
+     * 8b cells on band b (64, 88, 112 on 9x9, 11x11, 13x13) */
+    int least_bsum;
     int delta[MO_DIRS];          /* index step of each direction */
     uint8_t band[MO_CELLS + 1];  /* band[MO_SENT] = 0 */
     uint8_t opposite[MO_CELLS];  /* point reflection through the Throne */

@@ -25,6 +25,11 @@ static void tables_fill(MoTables *t, int n)
     t->cells = n * n;
     t->centre = h * n + h;
     t->ring = 4 * (n - 1);
+    for (int b = 1, left = t->ring; left > 0; b++) {
+        int k = left < 8 * b ? left : 8 * b;
+        t->least_bsum += b * k;
+        left -= k;
+    }
     t->outer_band = h;
     for (int d = 0; d < MO_DIRS; d++)
         t->delta[d] = dir_dx[d] + dir_dy[d] * n;
