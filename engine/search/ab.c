@@ -187,15 +187,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
                   ? 6 + 4 * depth * depth
                   : 0;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
-        /* Late move pruning: near the horizon of a non-PV node, the quiet
-         * moves far down the order are not searched. */
-        if (!futile && lmp && quiet && i >= lmp && best > -SCORE_MATE_BOUND) {
-            t->horizon++;
-            if (picker_quiet_only(&pk))
-                break;
-            continue;
-        }
-        if (futile && quiet && best > -SCORE_MATE_BOUND) {
+        /* A quiet move skipped: every one at a "noisy moves only" node,
+         * and by late move pruning those far down the order. */
+        if (quiet && best > -SCORE_MATE_BOUND && (futile || (lmp && i >= lmp))) {
             t->horizon++; /* pruned: the value is not exact */
             /* past the noisy moves every move left is quiet: none would
              * be searched, so the quiet moves are never generated */
