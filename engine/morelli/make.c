@@ -1,11 +1,13 @@
 /*
  * make.c -- Morelli make/unmake: placements (single stones or facing
  * pairs, by the placement schedule), slides with their captures and
- * enthronements, the Zobrist key, the landing counts (mob) and the band
- * sums (bsum) kept up to date.
+ * enthronements, the Zobrist key, the landing counts (mob), the band
+ * sums (bsum), the orbit bytes and the frame counts (f3, f2) kept up to
+ * date.
  */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 
@@ -63,27 +65,28 @@ __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const 
     return n;
 }
 
-/* The frame orbits (bands 1 .. outer-1) of the cells a slide changes:
- * from, to and the captured stones, each orbit once, into cells[]; the
- * count. */
-static inline int frame_orbits(const MoTables *t, Move m, int from, int to, int cells[10])
+/* What a stone of side s adds to its orbit's byte (MoPos.orb). */
+static inline unsigned orb_unit(int s)
 {
-    int n = 0, cand[10], nc = 0;
-    cand[nc++] = from;
-    cand[nc++] = to;
-    for (unsigned c = MO_CAPS(m); c; c &= c - 1)
-        cand[nc++] = to + t->delta[__builtin_ctz(c)];
-    for (int i = 0; i < nc; i++) {
-        int c = cand[i], seen = 0;
-        if (t->band[c] < 1 || t->band[c] >= t->outer_band)
-            continue;
-        for (int j = 0; j < n && !seen; j++)
-            seen = bits_test(&t->orbit[cells[j]], c);
-        if (!seen)
-            cells[n++] = c;
-    }
-    return n;
+    return s ? MO_ORB_WHITE : MO_ORB_BLACK;
 }
+
+/* The orbit byte of the cell x changes by `add` (modulo 256: a stone
+ * comes, goes or changes colour) and the frame counts fw (MoCounts.f3 and
+ * .f2 as one word, see morelli_frame_val) follow it.  Adding the new
+ * orbit's counts before taking out the old ones keeps every byte of fw
+ * within 0 .. 255, so the bytes never carry into each other. */
+__attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const MoTables *t,
+                                                                 int x, unsigned add, uint32_t fw)
+{
+    uint8_t *o = &p->orb[t->orbit_id[x]];
+    unsigned v = *o, nv = (v + add) & 0xFFu;
+    *o = (uint8_t)nv;
+    return fw + morelli_frame_val[nv] - morelli_frame_val[v];
+}
+
+_Static_assert(offsetof(MoCounts, f2) == offsetof(MoCounts, f3) + 2,
+               "f3 and f2 make one word");
 
 static void save(const MoPos *p, MoUndo *u)
 {
@@ -99,6 +102,7 @@ static void make_placement(MoPos *p, const MoTables *t, int to)
     const int s = p->stm;
     bits_set(&p->stones[s], to);
     mo_line_flip(p, t, to);
+    p->orb[t->orbit_id[to]] += orb_unit(s);
     p->key ^= morelli_zob_stone[s][to];
     p->count++;
     p->c.mob[s] = (int16_t)(p->c.mob[s] + mo_landings(p, t, to));
@@ -107,6 +111,7 @@ static void make_placement(MoPos *p, const MoTables *t, int to)
         int o = t->opposite[to];
         bits_set(&p->stones[s ^ 1], o);
         mo_line_flip(p, t, o);
+        p->orb[t->orbit_id[o]] += orb_unit(s ^ 1);
         p->key ^= morelli_zob_stone[s ^ 1][o];
         p->count++;
         p->c.mob[s ^ 1] = (int16_t)(p->c.mob[s ^ 1] + mo_landings(p, t, o));
@@ -163,11 +168,16 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     p->c.mob[1] = (int16_t)mob[1];
     p->c.bsum[s] = (int16_t)bsum_s;
     p->c.bsum[s ^ 1] = (int16_t)bsum_o;
-    /* the frame orbits: out before the stones change, in after */
-    int orb[10], f3[2] = {p->c.f3[0], p->c.f3[1]}, f2[2] = {p->c.f2[0], p->c.f2[1]};
-    int norb = frame_orbits(t, m, from, to, orb);
-    for (int i = 0; i < norb; i++)
-        mo_orbit_frames(p, t, orb[i], -1, f3, f2);
+    /* the frame counts, orbit byte by orbit byte */
+    uint32_t fw;
+    unsigned char *fb = (unsigned char *)&p->c + offsetof(MoCounts, f3);
+    memcpy(&fw, fb, sizeof fw);
+    unsigned us = orb_unit(s);
+    fw = orb_change(p, t, from, 0x100u - us, fw);
+    fw = orb_change(p, t, to, us, fw);
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1)
+        fw = orb_change(p, t, to + t->delta[__builtin_ctz(c)], us - orb_unit(s ^ 1), fw);
+    memcpy(fb, &fw, sizeof fw);
 
     Key k = p->key;
     bits_clear(&p->stones[s], from);
@@ -179,12 +189,6 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
             k ^= morelli_zob_king[p->throne - 1];
         k ^= morelli_zob_king[s];
         p->throne = (uint8_t)(s + 1);
-    }
-    for (int i = 0; i < norb; i++)
-        mo_orbit_frames(p, t, orb[i], 1, f3, f2);
-    for (int i = 0; i < 2; i++) {
-        p->c.f3[i] = (uint8_t)f3[i];
-        p->c.f2[i] = (uint8_t)f2[i];
     }
     p->stm = (uint8_t)(s ^ 1);
     p->key = k ^ morelli_zob_white;
@@ -202,12 +206,14 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     if (m & MO_PLACE) {
         bits_clear(&p->stones[s], to);
         mo_line_flip(p, t, to);
+        p->orb[t->orbit_id[to]] -= orb_unit(s);
         p->key ^= morelli_zob_stone[s][to];
         p->count--;
         if (p->pairs) {
             int o = t->opposite[to];
             bits_clear(&p->stones[s ^ 1], o);
             mo_line_flip(p, t, o);
+            p->orb[t->orbit_id[o]] -= orb_unit(s ^ 1);
             p->key ^= morelli_zob_stone[s ^ 1][o];
             p->count--;
         }
@@ -221,6 +227,11 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     mo_line_flip(p, t, from);
     k ^= morelli_zob_stone[s][from] ^ morelli_zob_stone[s][to];
     k = flip_captures(p, t, m, to, k);
+    unsigned us = orb_unit(s);
+    p->orb[t->orbit_id[from]] += us;
+    p->orb[t->orbit_id[to]] -= us;
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1)
+        p->orb[t->orbit_id[to + t->delta[__builtin_ctz(c)]]] += orb_unit(s ^ 1) - us;
     if (p->throne != u->throne) {
         k ^= morelli_zob_king[p->throne - 1];
         if (u->throne)

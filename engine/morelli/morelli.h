@@ -85,6 +85,11 @@ typedef struct MoTables {
     Bits frame_band;             /* bands 1 .. outer-1: the cells of frames */
     int norbits;                 /* orbits of the inner bands 1 .. outer-1 */
     uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
+    /* orbit_id[c]: the byte of MoPos.orb that counts the stones of c's
+     * orbit: 0 .. norbits-1 for the frame bands (orbit_cell's order), the
+     * outer ring's orbits after them (the Throne, never a stone's cell,
+     * shares the last ring orbit's) */
+    uint8_t orbit_id[MO_CELLS];
     /* Lines: the ranks, the NE diagonals, the files and the NW diagonals,
      * numbered together (at most MO_LINES); line[c][a] is the line of c
      * along axis a (the directions a and a + 4), lpos[c][a] its bit in the
@@ -99,6 +104,11 @@ typedef struct MoTables {
 } MoTables;
 
 extern MoTables morelli_tables[3];
+/* morelli_frame_val[v]: the frame counts (the bytes f3[0], f3[1], f2[0],
+ * f2[1] of MoCounts, copied as one word) of an
+ * orbit whose MoPos.orb byte is v (MO_ORB_BLACK, MO_ORB_WHITE,
+ * MO_ORB_RING). */
+extern uint32_t morelli_frame_val[256];
 /* Zobrist keys: a stone of side s on cell c, a king of side s on the
  * Throne, White to move. */
 extern Key morelli_zob_stone[2][MO_CELLS];
@@ -107,8 +117,15 @@ extern Key morelli_zob_white;
 
 void morelli_tables_init(void);
 
+/* An orbit's byte of MoPos.orb: Black's stones there in bits 0..2 (one
+ * stone adds MO_ORB_BLACK), White's in bits 3..5 (MO_ORB_WHITE), and
+ * MO_ORB_RING for an orbit of the outer ring (no frame). */
+#define MO_ORB_BLACK 1u
+#define MO_ORB_WHITE 8u
+#define MO_ORB_RING 0x80u
+
 /*
- * The position (232 bytes, memcpy-able, no hidden padding).
+ * The position (280 bytes, memcpy-able, no hidden padding).
  * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
  * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
  * count = stones on the board; count < ring means the placement phase.
@@ -118,7 +135,10 @@ void morelli_tables_init(void);
  * = the sum of the bands of side s's stones, f3[s] and f2[s] = the orbits
  * of the frame bands (1 .. outer-1) where side s has 3 stones (the fourth
  * corner empty) or 2 (the rest empty); lm[l] = the occupied cells of
- * line l (MoTables.line), bit k for place k, the Throne with its king.
+ * line l (MoTables.line), bit k for place k, the Throne with its king;
+ * orb[o] = the stones of each side on orbit o (MoTables.orbit_id; 0 past
+ * the board's orbits), from which make keeps f3 and f2 by table lookups
+ * (morelli_frame_val).
  */
 /* The counts the evaluation reads (see MoPos), one block so that make saves
  * and unmake restores them with one copy. */
@@ -143,9 +163,10 @@ typedef struct MoPos {
     MoCounts c;      /* kept by make, restored by unmake as one copy */
     uint8_t spare[4]; /* always 0 */
     uint16_t lm[MO_LINES]; /* occupied cells by line (0 past the board's lines) */
+    uint8_t orb[48];       /* stones by orbit (see above) */
 } MoPos;
 
-_Static_assert(sizeof(MoPos) == 232, "MoPos has no padding");
+_Static_assert(sizeof(MoPos) == 280, "MoPos has no padding");
 
 /*
  * Move layout (32 bits):

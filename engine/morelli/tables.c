@@ -7,12 +7,14 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 MoTables morelli_tables[3];
 Key morelli_zob_stone[2][MO_CELLS];
 Key morelli_zob_king[2];
 Key morelli_zob_white;
+uint32_t morelli_frame_val[256];
 
 static const int dir_dx[MO_DIRS] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int dir_dy[MO_DIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -109,6 +111,21 @@ static void tables_fill(MoTables *t, int n)
         if (bits_lowest(&t->orbit[c]) == c)
             t->orbit_cell[t->norbits++] = (uint8_t)c;
     }
+    /* the orbit bytes: the frame orbits in orbit_cell's order, then the
+     * ring's (the Throne's byte is never used) */
+    int nid = t->norbits;
+    for (int c = 0; c < n * n; c++) {
+        int o = bits_lowest(&t->orbit[c]);
+        if (t->band[c] == 0)
+            t->orbit_id[c] = (uint8_t)(nid - 1);
+        else if (t->band[c] < h)
+            for (int k = 0; k < t->norbits; k++)
+                t->orbit_id[c] = t->orbit_cell[k] == o ? (uint8_t)k : t->orbit_id[c];
+        else if (o == c)
+            t->orbit_id[c] = (uint8_t)nid++;
+        else
+            t->orbit_id[c] = t->orbit_id[o];
+    }
     for (int d = 0; d < MO_DIRS; d++)
         for (int c = 0; c < n * n; c++)
             if (t->cap[c][d] >= 0)
@@ -139,8 +156,27 @@ static void tables_fill(MoTables *t, int n)
                 bits_set(&t->inner[b], c);
 }
 
+/* The frame counts of one orbit byte (morelli.h: MO_ORB_*). */
+static void frame_val_fill(void)
+{
+    for (unsigned v = 0; v < 256; v++) {
+        unsigned a = v & 7, b = (v >> 3) & 7;
+        MoCounts c = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        if (!(v & MO_ORB_RING) && b == 0) {
+            c.f3[0] = a == 3;
+            c.f2[0] = a == 2;
+        } else if (!(v & MO_ORB_RING) && a == 0) {
+            c.f3[1] = b == 3;
+            c.f2[1] = b == 2;
+        }
+        memcpy(&morelli_frame_val[v], (unsigned char *)&c + offsetof(MoCounts, f3),
+               sizeof morelli_frame_val[v]);
+    }
+}
+
 static void tables_once(void)
 {
+    frame_val_fill();
     tables_fill(&morelli_tables[0], 9);
     tables_fill(&morelli_tables[1], 11);
     tables_fill(&morelli_tables[2], 13);
@@ -197,6 +233,14 @@ void mo_derive(MoPos *p)
     int f3[2] = {0, 0}, f2[2] = {0, 0};
     for (int i = 0; i < t->norbits; i++)
         mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
+    memset(p->orb, 0, sizeof p->orb);
+    for (int i = t->norbits; i < t->norbits + t->ring / 4; i++)
+        p->orb[i] = MO_ORB_RING;
+    for (int s = 0; s < 2; s++) {
+        Bits b = p->stones[s];
+        while (bits_any(&b))
+            p->orb[t->orbit_id[bits_pop(&b)]] += s ? MO_ORB_WHITE : MO_ORB_BLACK;
+    }
     for (int s = 0; s < 2; s++) {
         p->c.f3[s] = (uint8_t)f3[s];
         p->c.f2[s] = (uint8_t)f2[s];
