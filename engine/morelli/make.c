@@ -22,6 +22,7 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
         int x = to + t->delta[__builtin_ctz(c)];
         bits_flip(&p->stones[0], x);
         bits_flip(&p->stones[1], x);
+        p->white[x] = (int8_t)~p->white[x];
         k ^= morelli_zob_stone[0][x] ^ morelli_zob_stone[1][x];
     }
     return k;
@@ -37,7 +38,7 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
  * --------------------------------------------------------------------- */
 
 /* The cell x is filled (sign -1) or emptied (sign +1); p's line masks
- * without x, white the White stones: the landings the stones lose or win
+ * without x, p->white the colours of the other stones: the landings the stones lose or win
  * beyond x, into mob[]; and the landings a stone on x has (or had), from
  * the same nearest cells: the return value.  No branch on the stones: a
  * nearest cell that is the sentinel, or a stone of a band not farther out
@@ -45,8 +46,7 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
  * stone has no landing up to x or beyond, the bands being convex along a
  * line). */
 __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t,
-                                                          const Bits *white, int x, int sign,
-                                                          int mob[2])
+                                                          int x, int sign, int mob[2])
 {
     int n = 0, all = 0, wh = 0; /* the changes of both sides, of White's */
     for (int d = 0; d < 4; d++) {
@@ -58,7 +58,7 @@ __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const 
         const uint8_t *la = t->land_before[a][d + 4], *lb = t->land_before[b][d];
         int va = la[ka + kb] - la[ka], vb = lb[ka + kb] - lb[kb];
         all += va + vb;
-        wh += (va & -bits_test(white, a)) + (vb & -bits_test(white, b));
+        wh += (va & p->white[a]) + (vb & p->white[b]);
     }
     mob[0] += sign * (all - wh);
     mob[1] += sign * wh;
@@ -102,6 +102,7 @@ static void make_placement(MoPos *p, const MoTables *t, int to)
     const int s = p->stm;
     bits_set(&p->stones[s], to);
     mo_line_flip(p, t, to);
+    p->white[to] = (int8_t)-s;
     p->orb[t->orbit_id[to]] += orb_unit(s);
     p->key ^= morelli_zob_stone[s][to];
     p->count++;
@@ -111,6 +112,7 @@ static void make_placement(MoPos *p, const MoTables *t, int to)
         int o = t->opposite[to];
         bits_set(&p->stones[s ^ 1], o);
         mo_line_flip(p, t, o);
+        p->white[o] = (int8_t)-(s ^ 1);
         p->orb[t->orbit_id[o]] += orb_unit(s ^ 1);
         p->key ^= morelli_zob_stone[s ^ 1][o];
         p->count++;
@@ -135,24 +137,22 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     }
     int from = MO_FROM(m);
     int mob[2] = {p->c.mob[0], p->c.mob[1]};
-    Bits white = p->stones[1];
     /* the stone leaves from, lands on to, the king may take the Throne,
      * then the captured stones change sides (occupancy unchanged) */
     /* the stone's own landings from `from` and from `to` come from the
      * same nearest cells as the other stones' changes (the nearest cells
      * from x never include x) */
-    bits_clear(&white, from);
+    p->white[from] = 0;
     mo_line_flip(p, t, from);
     /* from the outer band (most slides early on) no stone is farther
      * out: only the stone's own landings change */
     int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
-                                             : mob_cell(p, t, &white, from, 1, mob);
-    mob[s] += mob_cell(p, t, &white, to, -1, mob) - left;
+                                             : mob_cell(p, t, from, 1, mob);
+    mob[s] += mob_cell(p, t, to, -1, mob) - left;
     mo_line_flip(p, t, to);
-    if (s == SIDE_P2)
-        bits_set(&white, to);
+    p->white[to] = (int8_t)-s;
     if ((m & MO_ENTHRONE) && !p->throne) {
-        mob_cell(p, t, &white, t->centre, -1, mob);
+        mob_cell(p, t, t->centre, -1, mob);
         mo_line_flip(p, t, t->centre);
     }
     int bsum_s = p->c.bsum[s] + t->band[to] - t->band[from], bsum_o = p->c.bsum[s ^ 1];
@@ -206,6 +206,7 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     if (m & MO_PLACE) {
         bits_clear(&p->stones[s], to);
         mo_line_flip(p, t, to);
+        p->white[to] = 0;
         p->orb[t->orbit_id[to]] -= orb_unit(s);
         p->key ^= morelli_zob_stone[s][to];
         p->count--;
@@ -213,6 +214,7 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
             int o = t->opposite[to];
             bits_clear(&p->stones[s ^ 1], o);
             mo_line_flip(p, t, o);
+            p->white[o] = 0;
             p->orb[t->orbit_id[o]] -= orb_unit(s ^ 1);
             p->key ^= morelli_zob_stone[s ^ 1][o];
             p->count--;
@@ -227,6 +229,8 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     mo_line_flip(p, t, from);
     k ^= morelli_zob_stone[s][from] ^ morelli_zob_stone[s][to];
     k = flip_captures(p, t, m, to, k);
+    p->white[to] = 0;
+    p->white[from] = (int8_t)-s;
     unsigned us = orb_unit(s);
     p->orb[t->orbit_id[from]] += us;
     p->orb[t->orbit_id[to]] -= us;

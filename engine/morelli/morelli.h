@@ -125,7 +125,7 @@ void morelli_tables_init(void);
 #define MO_ORB_RING 0x80u
 
 /*
- * The position (280 bytes, memcpy-able, no hidden padding).
+ * The position (456 bytes, memcpy-able, no hidden padding).
  * stones[s] holds the ordinary stones of side s (0 = Black = SIDE_P1);
  * the king is not a stone: throne = 0 empty, 1 Black's king, 2 White's.
  * count = stones on the board; count < ring means the placement phase.
@@ -138,7 +138,9 @@ void morelli_tables_init(void);
  * line l (MoTables.line), bit k for place k, the Throne with its king;
  * orb[o] = the stones of each side on orbit o (MoTables.orbit_id; 0 past
  * the board's orbits), from which make keeps f3 and f2 by table lookups
- * (morelli_frame_val).
+ * (morelli_frame_val); white[c] = -1 where a White stone stands, else 0
+ * (MO_SENT and past it too): the colour of a stone found by the line
+ * masks, one byte read that masks a count.
  */
 /* The counts the evaluation reads (see MoPos), one block so that make saves
  * and unmake restores them with one copy. */
@@ -164,9 +166,10 @@ typedef struct MoPos {
     uint8_t spare[4]; /* always 0 */
     uint16_t lm[MO_LINES]; /* occupied cells by line (0 past the board's lines) */
     uint8_t orb[48];       /* stones by orbit (see above) */
+    int8_t white[MO_CELLS + 7]; /* -1 on White's stones, else 0 */
 } MoPos;
 
-_Static_assert(sizeof(MoPos) == 280, "MoPos has no padding");
+_Static_assert(sizeof(MoPos) == 456, "MoPos has no padding");
 
 /*
  * Move layout (32 bits):

@@ -233,6 +233,9 @@ void mo_derive(MoPos *p)
     int f3[2] = {0, 0}, f2[2] = {0, 0};
     for (int i = 0; i < t->norbits; i++)
         mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
+    memset(p->white, 0, sizeof p->white);
+    for (int c = 0; c < t->cells; c++)
+        p->white[c] = (int8_t)-bits_test(&p->stones[1], c);
     memset(p->orb, 0, sizeof p->orb);
     for (int i = t->norbits; i < t->norbits + t->ring / 4; i++)
         p->orb[i] = MO_ORB_RING;
