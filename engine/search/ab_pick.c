@@ -180,27 +180,40 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
         case PK_QUIET_GEN: {
             Move *q = pk->mv + pk->n;
             int *qo = pk->ord + pk->n;
-            pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
             pk->stage = PK_QUIET;
             if (!g->move_order) {
-                /* without hints the scores are distinct (generator order
-                 * in the low bits): one key a move, the score above the
-                 * move, pops in the same order as the pair heap */
-                for (int i = 0; i < pk->nq; i++)
-                    pk->qk[i] = (uint64_t)((uint32_t)qo[i] ^ 0x80000000u) << 32 | q[i];
-                for (int i = pk->nq / 2 - 1; i >= 0; i--)
-                    heap_down_keys(pk->qk, i, pk->nq);
+                /* without hints the scores are distinct (history, then the
+                 * generator order in the low bits): one key a move, the
+                 * score above the move, made in one pass over the whole
+                 * list; the TT move and the killers stay in the heap and
+                 * are passed over when they come out (the order of the
+                 * others is the same) */
+                int nq = g->gen_quiet(t->pos, q);
+                const int *hist = t->hist[pk->stm];
+                uint64_t *qk = pk->qk;
+                for (int i = 0; i < nq; i++) {
+                    Move m = q[i];
+                    int o = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
+                    qk[i] = (uint64_t)((uint32_t)o ^ 0x80000000u) << 32 | m;
+                }
+                for (int i = nq / 2 - 1; i >= 0; i--)
+                    heap_down_keys(qk, i, nq);
+                pk->nq = nq;
                 pk->stage = PK_QUIET_KEYS;
                 break;
             }
+            pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
             for (int i = pk->nq / 2 - 1; i >= 0; i--)
                 heap_down(q, qo, i, pk->nq);
             break;
         }
         case PK_QUIET_KEYS:
-            if (pk->nq > 0) {
+            while (pk->nq > 0) {
+                Move m = (Move)heap_pop_keys(pk->qk, pk->nq--);
+                if (m == pk->tt || m == pk->killer[0] || m == pk->killer[1])
+                    continue;
                 *quiet = 1;
-                return (Move)heap_pop_keys(pk->qk, pk->nq--);
+                return m;
             }
             pk->stage = PK_DONE;
             break;
