@@ -598,6 +598,10 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
     int n = 0;
     while (bits_any(&targets)) {
         int to = bits_pop(&targets);
+        /* the movers first: most targets have none */
+        Bits from = movers_lines(p, s, to);
+        if (!bits_any(&from))
+            continue;
         unsigned all = 0;
         for (int d = 0; d < MO_DIRS; d++)
             all |= (unsigned)bits_test(&by_dir[d], to) << d;
@@ -606,7 +610,6 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
          * with every stone of the side kept (the mover's leaving aside):
          * looked at once for the target */
         int may_frame = p->throne != s + 1 && all && morelli_completes_frame(p, s, to, to, all);
-        Bits from = movers_lines(p, s, to);
         while (bits_any(&from))
             n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
     }
