@@ -74,27 +74,30 @@ int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned ca
 
 /* The empty cells that would complete a frame of side s by a stone landing
  * there alone: the fourth corner of an orbit whose other three are s's.
- * A cell g of the frame bands qualifies when its three quarter turns are
- * s's: sets S_k = { g : rot^k(g) is s's }, filled from s's stones. */
+ * Those orbits are the ones make counts in f3 (3 of s's stones, no other
+ * stone, so the fourth corner is empty): the orbits of s's stones are
+ * looked at one by one, each once, until the f3 count of them is found. */
 Bits morelli_frame_gaps(const MoPos *p, int s)
 {
     const MoTables *t = mo_tables(p);
-    /* a gap's orbit is one of the f3 orbits (3 of s's stones, no other) */
-    if (p->c.f3[s] == 0)
-        return (Bits){{0, 0, 0}};
-    Bits own = bits_and(p->stones[s], t->frame_band);
-    Bits s1 = {{0, 0, 0}}, s2 = s1, s3 = s1;
+    Bits gaps = {{0, 0, 0}};
+    int left = p->c.f3[s];
+    if (left == 0)
+        return gaps;
+    const Bits *mine = &p->stones[s], *theirs = &p->stones[s ^ 1];
+    Bits own = bits_and(*mine, t->frame_band);
     while (bits_any(&own)) {
-        int a = bits_pop(&own);
-        int r1 = t->rot[a], r2 = t->rot[r1], r3 = t->rot[r2];
-        bits_set(&s3, r1); /* rot^3(r1) = a */
-        bits_set(&s2, r2);
-        bits_set(&s1, r3);
+        const Bits *o = &t->orbit[bits_lowest(&own)];
+        Bits in = bits_and(*o, *mine), other = bits_and(*o, *theirs);
+        own = bits_andnot(own, *o);
+        if (bits_count(&in) == 3 && !bits_any(&other)) {
+            gaps = bits_or(gaps, bits_andnot(*o, in));
+            if (--left == 0)
+                break;
+        }
     }
-    Bits gaps = bits_and(bits_and(s1, s2), s3);
-    return bits_andnot(gaps, bits_or(p->stones[0], p->stones[1]));
+    return gaps;
 }
-
 
 static int gen_placements(const MoPos *p, Move *moves)
 {
