@@ -28,9 +28,11 @@
  */
 #define MORELLI_MAX_MOVES 9440
 
+/* The undo record: the whole position before the move (unmake copies it
+ * back: fewer instructions than undoing the line masks, orbit bytes and
+ * colours cell by cell). */
 typedef struct MoUndo {
-    MoCounts c;
-    uint8_t throne, stm;
+    MoPos pos;
 } MoUndo;
 
 /* The side that places next after `count` stones (pairs: count / 2

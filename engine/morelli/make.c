@@ -88,11 +88,25 @@ __attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const
 _Static_assert(offsetof(MoCounts, f2) == offsetof(MoCounts, f3) + 2,
                "f3 and f2 make one word");
 
+/* A position copied in 32-byte vectors (a plain structure copy becomes
+ * `rep movs`, slower to start for a few hundred bytes); the tail of
+ * sizeof(MoPos) % 32 bytes by memcpy. */
+typedef uint64_t PosChunk __attribute__((vector_size(32), aligned(8), may_alias));
+
+__attribute__((always_inline)) static inline void pos_copy(MoPos *dst, const MoPos *src)
+{
+    enum { CHUNKS = sizeof(MoPos) / sizeof(PosChunk) };
+    PosChunk *d = (PosChunk *)(void *)dst;
+    const PosChunk *s = (const PosChunk *)(const void *)src;
+    for (int i = 0; i < CHUNKS; i++)
+        d[i] = s[i];
+    memcpy((char *)dst + CHUNKS * sizeof(PosChunk), (const char *)src + CHUNKS * sizeof(PosChunk),
+           sizeof(MoPos) % sizeof(PosChunk));
+}
+
 static void save(const MoPos *p, MoUndo *u)
 {
-    u->throne = p->throne;
-    u->stm = p->stm;
-    u->c = p->c;
+    pos_copy(&u->pos, p);
 }
 
 /* A placement on `to` (and its facing cell in pairs): ring cells, on
@@ -196,53 +210,6 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
 
 void mo_unmake(MoPos *p, Move m, const MoUndo *u)
 {
-    const MoTables *t = mo_tables(p);
-    const int s = u->stm;
-    int to = MO_TO(m);
-    if (p->stm != s)
-        p->key ^= morelli_zob_white;
-    p->stm = (uint8_t)s;
-    p->c = u->c;
-    if (m & MO_PLACE) {
-        bits_clear(&p->stones[s], to);
-        mo_line_flip(p, t, to);
-        p->white[to] = 0;
-        p->orb[t->orbit_id[to]] -= orb_unit(s);
-        p->key ^= morelli_zob_stone[s][to];
-        p->count--;
-        if (p->pairs) {
-            int o = t->opposite[to];
-            bits_clear(&p->stones[s ^ 1], o);
-            mo_line_flip(p, t, o);
-            p->white[o] = 0;
-            p->orb[t->orbit_id[o]] -= orb_unit(s ^ 1);
-            p->key ^= morelli_zob_stone[s ^ 1][o];
-            p->count--;
-        }
-        return;
-    }
-    int from = MO_FROM(m);
-    Key k = p->key;
-    bits_clear(&p->stones[s], to);
-    bits_set(&p->stones[s], from);
-    mo_line_flip(p, t, to);
-    mo_line_flip(p, t, from);
-    k ^= morelli_zob_stone[s][from] ^ morelli_zob_stone[s][to];
-    k = flip_captures(p, t, m, to, k);
-    p->white[to] = 0;
-    p->white[from] = (int8_t)-s;
-    unsigned us = orb_unit(s);
-    p->orb[t->orbit_id[from]] += us;
-    p->orb[t->orbit_id[to]] -= us;
-    for (unsigned c = MO_CAPS(m); c; c &= c - 1)
-        p->orb[t->orbit_id[to + t->delta[__builtin_ctz(c)]]] += orb_unit(s ^ 1) - us;
-    if (p->throne != u->throne) {
-        k ^= morelli_zob_king[p->throne - 1];
-        if (u->throne)
-            k ^= morelli_zob_king[u->throne - 1];
-        else
-            mo_line_flip(p, t, t->centre);
-        p->throne = u->throne;
-    }
-    p->key = k;
+    (void)m;
+    pos_copy(p, &u->pos);
 }
