@@ -75,26 +75,28 @@ int morelli_completes_frame(const MoPos *p, int s, int from, int to, unsigned ca
 /* The empty cells that would complete a frame of side s by a stone landing
  * there alone: the fourth corner of an orbit whose other three are s's.
  * Those orbits are the ones make counts in f3 (3 of s's stones, no other
- * stone, so the fourth corner is empty): the orbits of s's stones are
- * looked at one by one, each once, until the f3 count of them is found. */
+ * stone, so the fourth corner is empty), found by their MoPos.orb bytes
+ * (exactly 3 stones of s's colour; a ring orbit's byte has MO_ORB_RING). */
 Bits morelli_frame_gaps(const MoPos *p, int s)
 {
-    const MoTables *t = mo_tables(p);
     Bits gaps = {{0, 0, 0}};
-    int left = p->c.f3[s];
-    if (left == 0)
+    if (p->c.f3[s] == 0)
         return gaps;
-    const Bits *mine = &p->stones[s], *theirs = &p->stones[s ^ 1];
-    Bits own = bits_and(*mine, t->frame_band);
-    while (bits_any(&own)) {
-        const Bits *o = &t->orbit[bits_lowest(&own)];
-        Bits in = bits_and(*o, *mine), other = bits_and(*o, *theirs);
-        own = bits_andnot(own, *o);
-        if (bits_count(&in) == 3 && !bits_any(&other)) {
-            gaps = bits_or(gaps, bits_andnot(*o, in));
-            if (--left == 0)
-                break;
-        }
+    const MoTables *t = mo_tables(p);
+    const uint8_t want = (uint8_t)(3 * (s ? MO_ORB_WHITE : MO_ORB_BLACK));
+    unsigned long long found = 0;
+#ifdef __AVX2__
+    /* the frame orbits are orb[0 .. norbits), at most 30 */
+    _Static_assert(sizeof(((MoPos *)0)->orb) >= 32, "one load of the orbit bytes");
+    __m256i v = _mm256_loadu_si256((const __m256i *)p->orb);
+    found = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)want)));
+#else
+    for (int o = 0; o < t->norbits; o++)
+        found |= (unsigned long long)(p->orb[o] == want) << o;
+#endif
+    for (; found; found &= found - 1) {
+        const Bits *ob = &t->orbit[t->orbit_cell[__builtin_ctzll(found)]];
+        gaps = bits_or(gaps, bits_andnot(*ob, p->stones[s]));
     }
     return gaps;
 }
