@@ -44,7 +44,9 @@ static void heap_down(Move *mv, int *ord, int i, int n)
     ord[i] = o;
 }
 
-/* Max-heap of n keys: restores the order below slot i. */
+/* Max-heap of n keys: restores the order below slot i.  h[n] is 0, below
+ * every key (see heap_pop_keys), so a last child without a sibling is
+ * chosen without a bound check. */
 static void heap_down_keys(uint64_t *h, int i, int n)
 {
     uint64_t x = h[i];
@@ -52,7 +54,7 @@ static void heap_down_keys(uint64_t *h, int i, int n)
         int c = 2 * i + 1;
         if (c >= n)
             break;
-        c += c + 1 < n && h[c + 1] > h[c];
+        c += h[c + 1] > h[c];
         if (h[c] <= x)
             break;
         h[i] = h[c];
@@ -196,6 +198,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                     int o = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
                     qk[i] = (uint64_t)((uint32_t)o ^ 0x80000000u) << 32 | m;
                 }
+                qk[nq] = 0; /* room: a ply's lists end max_moves before the buffer's */
                 for (int i = nq / 2 - 1; i >= 0; i--)
                     heap_down_keys(qk, i, nq);
                 pk->nq = nq;
