@@ -587,6 +587,22 @@ static int noisy_landing(const MoPos *p, int s, int from, int to, unsigned all, 
     return n;
 }
 
+/* Can a capture at `to` (directions caps) complete a frame at all: is the
+ * orbit of `to` or of a captured stone full but for `to`?  A frame is an
+ * orbit all the mover's after the move, and the move fills only `to`
+ * (never the Throne).  By the MoPos.orb counts (both colours, any orbit):
+ * 0 rules out what morelli_completes_frame would look at. */
+static inline int frame_possible(const MoPos *p, const MoTables *t, int to, unsigned caps)
+{
+    unsigned b = p->orb[t->orbit_id[to]];
+    int full = (b & 7u) + ((b >> 3) & 7u) == 3;
+    for (; caps; caps &= caps - 1) {
+        b = p->orb[t->orbit_id[to + t->delta[__builtin_ctz(caps)]]];
+        full |= (b & 7u) + ((b >> 3) & 7u) == 4;
+    }
+    return full;
+}
+
 _Thread_local MoQuietMemo mo_quiet_memo;
 
 int morelli_gen_noisy(const MoPos *p, Move *moves)
@@ -614,7 +630,8 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
         /* a capture here completes a frame for no mover unless it does
          * with every stone of the side kept (the mover's leaving aside):
          * looked at once for the target */
-        int may_frame = p->throne != s + 1 && all && morelli_completes_frame(p, s, to, to, all);
+        int may_frame = p->throne != s + 1 && all && frame_possible(p, mo_tables(p), to, all) &&
+                        morelli_completes_frame(p, s, to, to, all);
         while (bits_any(&from))
             n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
     }
