@@ -392,6 +392,49 @@ void morelli_capture_classes(const MoPos *p, MoCapClasses *cc)
         capture_classes_13(p, cc);
 }
 
+/* morelli_reach for a position whose line masks are kept (MoPos.lm): per
+ * axis one read of the line mask gives, both ways, the cell just before the
+ * first occupied one (`from` itself when that is the neighbour; the line's
+ * last cell when nothing is in the way), and the landings are those of
+ * land[from][d] not beyond it: no branch, no blocker bit to clear. */
+static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
+{
+    const unsigned dirs = t->land_dirs[from];
+#ifdef __AVX2__
+    /* a Bits read as 32 bytes: its 3 words and the next one's first,
+     * dropped at the end (land and ray are followed by more tables) */
+    __m256i out = _mm256_setzero_si256();
+#else
+    Bits out = {{0, 0, 0}};
+#endif
+    for (int ax = 0; ax < 4; ax++) {
+        if (!(dirs & (0x11u << ax)))
+            continue;
+        int l = t->line[from][ax], q = t->lpos[from][ax];
+        unsigned m = p->lm[l];
+        int pa = t->lcell[l][q + __builtin_ctz(m >> (q + 1))];
+        int pb = t->lcell[l][32 - __builtin_clz(m & ((1u << q) - 1))];
+#ifdef __AVX2__
+        __m256i ra = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)t->ray[pa][ax].w),
+                                         _mm256_loadu_si256((const __m256i *)t->land[from][ax].w));
+        __m256i rb =
+            _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)t->ray[pb][ax + 4].w),
+                                _mm256_loadu_si256((const __m256i *)t->land[from][ax + 4].w));
+        out = _mm256_or_si256(out, _mm256_or_si256(ra, rb));
+#else
+        out = bits_or(out, bits_andnot(t->land[from][ax], t->ray[pa][ax]));
+        out = bits_or(out, bits_andnot(t->land[from][ax + 4], t->ray[pb][ax + 4]));
+#endif
+    }
+#ifdef __AVX2__
+    uint64_t o[4];
+    _mm256_storeu_si256((__m256i *)o, out);
+    return (Bits){{o[0], o[1], o[2]}};
+#else
+    return out;
+#endif
+}
+
 /* The slides of the side to move: all of them, or (quiet_only) those
  * without captures and without enthronement. */
 static int gen_slides(const MoPos *p, Move *moves, int quiet_only)
@@ -412,15 +455,23 @@ static int gen_slides(const MoPos *p, Move *moves, int quiet_only)
     Bits by_dir[MO_DIRS];
     Bits special = bits_or(morelli_capture_targets(p, s, &occ, by_dir), gaps);
     int n = 0;
+    /* the stones of bands 0 and 1 have no landing */
+    own = bits_andnot(own, bits_or(t->band_mask[0], t->band_mask[1]));
     while (bits_any(&own)) {
         int from = bits_pop(&own);
-        if (t->band[from] < 2)
-            continue;
-        Bits to_set = morelli_reach(t, &occ, from);
+        Bits to_set = reach_lines(p, t, from);
         Bits plain = bits_andnot(to_set, special);
         to_set = bits_and(to_set, special);
-        while (bits_any(&plain))
-            moves[n++] = MO_MAKE(from, bits_pop(&plain), 0);
+        const Move base = MO_MAKE(from, 0, 0);
+        for (uint64_t x = plain.w[0]; x; x &= x - 1)
+            moves[n++] = base | (Move)__builtin_ctzll(x);
+        for (uint64_t x = plain.w[1]; x; x &= x - 1)
+            moves[n++] = base | (Move)(64 + __builtin_ctzll(x));
+        for (uint64_t x = plain.w[2]; x; x &= x - 1)
+            moves[n++] = base | (Move)(128 + __builtin_ctzll(x));
+        /* standard: every special landing captures or enthrones */
+        if (quiet_only && !classic)
+            continue;
         while (bits_any(&to_set)) {
             int to = bits_pop(&to_set);
             if (quiet_only) {
