@@ -202,7 +202,21 @@ static inline int ab_node_enter(AbThread *t, int ply, int *score)
  * move instead of a scan.  Other games: one list, picked by class (TT,
  * noisy, killers, quiet) and history.
  */
-enum { PK_TT, PK_NOISY_GEN, PK_NOISY, PK_KILLER, PK_QUIET_GEN, PK_QUIET, PK_QUIET_KEYS, PK_ALL, PK_DONE };
+enum {
+    PK_TT,
+    PK_NOISY_GEN,
+    PK_NOISY,
+    PK_KILLER,
+    PK_QUIET_GEN,
+    PK_QUIET,
+    PK_QUIET_TOP,
+    PK_QUIET_KEYS,
+    PK_ALL,
+    PK_DONE
+};
+/* The quiet moves a staged node takes out of a sorted run before the rest
+ * becomes a heap (games without ordering hints). */
+#define PK_TOP 12
 
 typedef struct Picker {
     Move *mv;
@@ -210,7 +224,10 @@ typedef struct Picker {
     int stage;
     int i, n;    /* the noisy moves mv[i..n), or every move (PK_ALL) */
     int nq;      /* the heap of quiet moves: mv[n .. n + nq), or qk[0 .. nq) */
-    uint64_t *qk; /* the quiet heap as keys (games without ordering hints) */
+    uint64_t *qk; /* the quiet moves as keys (games without ordering hints):
+                   * qk[0 .. top) sorted ascending, then the heap of the
+                   * other nq */
+    int top;
     int ki;      /* killers tried */
     int stm;
     Move tt, killer[2];
@@ -249,7 +266,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet);
 static inline int picker_quiet_only(const Picker *pk)
 {
     return pk->stage == PK_KILLER || pk->stage == PK_QUIET_GEN || pk->stage == PK_QUIET ||
-           pk->stage == PK_QUIET_KEYS;
+           pk->stage == PK_QUIET_TOP || pk->stage == PK_QUIET_KEYS;
 }
 
 #endif

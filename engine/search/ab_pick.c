@@ -187,9 +187,12 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                 /* without hints the scores are distinct (history, then the
                  * generator order in the low bits): one key a move, the
                  * score above the move, made in one pass over the whole
-                 * list; the TT move and the killers stay in the heap and
+                 * list; the TT move and the killers stay among them and
                  * are passed over when they come out (the order of the
-                 * others is the same) */
+                 * others is the same).  Most nodes take a few quiet moves
+                 * (late move pruning): the PK_TOP largest keys are chosen
+                 * in one pass into qk[0 .. PK_TOP), sorted, and the rest
+                 * become a heap only if those run out. */
                 int nq = g->gen_quiet(t->pos, q);
                 const int *hist = t->hist[pk->stm];
                 uint64_t *qk = pk->qk;
@@ -199,10 +202,27 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                     qk[i] = (uint64_t)((uint32_t)o ^ 0x80000000u) << 32 | m;
                 }
                 qk[nq] = 0; /* room: a ply's lists end max_moves before the buffer's */
-                for (int i = nq / 2 - 1; i >= 0; i--)
-                    heap_down_keys(qk, i, nq);
-                pk->nq = nq;
-                pk->stage = PK_QUIET_KEYS;
+                int k = nq < PK_TOP ? nq : PK_TOP;
+                for (int i = 1; i < k; i++) { /* qk[0 .. k) ascending */
+                    uint64_t x = qk[i];
+                    int j = i;
+                    for (; j > 0 && qk[j - 1] > x; j--)
+                        qk[j] = qk[j - 1];
+                    qk[j] = x;
+                }
+                for (int i = k; i < nq; i++) { /* a larger key evicts the least */
+                    uint64_t x = qk[i];
+                    if (x < qk[0])
+                        continue;
+                    qk[i] = qk[0];
+                    int j = 0;
+                    for (; j + 1 < k && qk[j + 1] < x; j++)
+                        qk[j] = qk[j + 1];
+                    qk[j] = x;
+                }
+                pk->top = k;
+                pk->nq = nq - k;
+                pk->stage = PK_QUIET_TOP;
                 break;
             }
             pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
@@ -210,6 +230,21 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                 heap_down(q, qo, i, pk->nq);
             break;
         }
+        case PK_QUIET_TOP:
+            while (pk->top > 0) {
+                Move m = (Move)pk->qk[--pk->top];
+                if (m == pk->tt || m == pk->killer[0] || m == pk->killer[1])
+                    continue;
+                *quiet = 1;
+                return m;
+            }
+            /* the rest, all below them: a heap (its 0 past the end is
+             * the list's) */
+            pk->qk += PK_TOP;
+            for (int i = pk->nq / 2 - 1; i >= 0; i--)
+                heap_down_keys(pk->qk, i, pk->nq);
+            pk->stage = PK_QUIET_KEYS;
+            break;
         case PK_QUIET_KEYS:
             while (pk->nq > 0) {
                 Move m = (Move)heap_pop_keys(pk->qk, pk->nq--);
