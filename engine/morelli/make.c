@@ -48,22 +48,29 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
 __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t,
                                                           int x, int sign, int mob[2])
 {
+    /* the rows of land_before by byte offset (lbo), the indices unsigned:
+     * fewer instructions for the addresses than cells and signed steps */
+    const uint8_t *lb0 = &t->land_before[0][0][0], *lx = lb0 + (size_t)x * MO_LB_ROW;
     int n = 0, all = 0, wh = 0; /* the changes of both sides, of White's */
     for (int d = 0; d < 4; d++) {
-        int ka, kb, a, b;
-        mo_first_both(p, t, x, d, &a, &ka, &b, &kb);
-        n += t->land_before[x][d][ka] + t->land_before[x][d + 4][kb];
+        unsigned l = t->line[x][d], q = t->lpos[x][d], m = p->lm[l];
+        unsigned ka = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
+        unsigned j = 31 - (unsigned)__builtin_clz(m & ((1u << q) - 1)), kb = q - j;
+        unsigned ao = t->lbo[l][q + ka], bo = t->lbo[l][j];
+        n += lx[d * 16 + ka] + lx[(d + 4) * 16 + kb];
         /* a slides back along d + 4 through x on to b (ka + kb steps), and
          * b along d */
-        const uint8_t *la = t->land_before[a][d + 4], *lb = t->land_before[b][d];
+        const uint8_t *la = lb0 + ao + (d + 4) * 16, *lb = lb0 + bo + d * 16;
         int va = la[ka + kb] - la[ka], vb = lb[ka + kb] - lb[kb];
         all += va + vb;
-        wh += (va & p->white[a]) + (vb & p->white[b]);
+        wh += (va & p->white[ao / MO_LB_ROW]) + (vb & p->white[bo / MO_LB_ROW]);
     }
     mob[0] += sign * (all - wh);
     mob[1] += sign * wh;
     return n;
 }
+
+_Static_assert(sizeof morelli_tables[0].land_before[0] == MO_LB_ROW, "land_before rows");
 
 /* What a stone of side s adds to its orbit's byte (MoPos.orb). */
 static inline unsigned orb_unit(int s)

@@ -99,9 +99,16 @@ typedef struct MoTables {
      * lm0[l] the sentinel bits of line l (0 past the board's lines). */
     uint8_t line[MO_CELLS][4];
     uint8_t lpos[MO_CELLS][4];
+    uint16_t lbit[MO_CELLS][4]; /* 1 << lpos[c][a] */
     uint8_t lcell[MO_LINES][16];
     uint16_t lm0[MO_LINES];
+    /* lbo[l][k]: lcell[l][k] scaled to its row of land_before (the byte
+     * offset of land_before[lcell[l][k]], a multiple of MO_LB_ROW), so that
+     * make reaches a nearest stone's landing counts with one add */
+    uint16_t lbo[MO_LINES][16];
 } MoTables;
+
+#define MO_LB_ROW (MO_DIRS * 16) /* bytes of land_before[c] */
 
 extern MoTables morelli_tables[3];
 /* morelli_frame_val[v]: the frame counts (the bytes f3[0], f3[1], f2[0],
@@ -291,7 +298,7 @@ static inline int mo_placing(const MoPos *p)
 static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
 {
     for (int a = 0; a < 4; a++)
-        p->lm[t->line[c][a]] ^= (uint16_t)(1u << t->lpos[c][a]);
+        p->lm[t->line[c][a]] ^= t->lbit[c][a];
 }
 /* The nearest occupied cells on both sides of x along axis ax: *a in
  * direction ax, *ka steps away, and *b in direction ax + 4, *kb steps
@@ -321,11 +328,13 @@ int morelli_gen(const MoPos *p, Move *moves);
  * edge counting as one: land_before there is land_count). */
 static inline int mo_landings(const MoPos *p, const MoTables *t, int from)
 {
+    const uint8_t *lx = t->land_before[from][0];
     int n = 0;
     for (int ax = 0; ax < 4; ax++) {
-        int a, ka, b, kb;
-        mo_first_both(p, t, from, ax, &a, &ka, &b, &kb);
-        n += t->land_before[from][ax][ka] + t->land_before[from][ax + 4][kb];
+        unsigned q = t->lpos[from][ax], m = p->lm[t->line[from][ax]];
+        unsigned ka = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
+        unsigned kb = q - (31 - (unsigned)__builtin_clz(m & ((1u << q) - 1)));
+        n += lx[ax * 16 + ka] + lx[(ax + 4) * 16 + kb];
     }
     return n;
 }

@@ -143,6 +143,7 @@ static void tables_fill(MoTables *t, int n)
                 int x = r * n + f;
                 t->line[x][a] = (uint8_t)nl;
                 t->lpos[x][a] = (uint8_t)(k + 1);
+                t->lbit[x][a] = (uint16_t)(1u << (k + 1));
                 t->lcell[nl][k + 1] = (uint8_t)x;
                 t->lcell[nl][k + 2] = MO_SENT; /* until the next cell */
                 t->lm0[nl] = (uint16_t)(1u | 1u << (k + 2));
@@ -150,6 +151,9 @@ static void tables_fill(MoTables *t, int n)
             t->lcell[nl][0] = MO_SENT;
             nl++;
         }
+    for (int l = 0; l < MO_LINES; l++)
+        for (int k = 0; k < 16; k++)
+            t->lbo[l][k] = (uint16_t)(t->lcell[l][k] * MO_LB_ROW);
     for (int b = 0; b < 8; b++)
         for (int c = 0; c < n * n; c++)
             if (t->band[c] >= 1 && t->band[c] < b)
