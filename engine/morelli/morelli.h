@@ -307,12 +307,13 @@ static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
 static inline void mo_first_both(const MoPos *p, const MoTables *t, int x, int ax, int *a, int *ka,
                                  int *b, int *kb)
 {
-    int l = t->line[x][ax], q = t->lpos[x][ax];
-    unsigned m = p->lm[l], up = m >> (q + 1), down = m & ((1u << q) - 1);
-    *ka = 1 + __builtin_ctz(up);
-    *a = t->lcell[l][q + *ka];
-    int j = 31 - __builtin_clz(down);
-    *kb = q - j;
+    /* unsigned: no sign extension in the addresses */
+    unsigned l = t->line[x][ax], q = t->lpos[x][ax], m = p->lm[l];
+    unsigned up = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
+    unsigned j = 31 - (unsigned)__builtin_clz(m & ((1u << q) - 1));
+    *ka = (int)up;
+    *a = t->lcell[l][q + up];
+    *kb = (int)(q - j);
     *b = t->lcell[l][j];
 }
 
