@@ -203,23 +203,29 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                 }
                 qk[nq] = 0; /* room: a ply's lists end max_moves before the buffer's */
                 int k = nq < PK_TOP ? nq : PK_TOP;
-                for (int i = 1; i < k; i++) { /* qk[0 .. k) ascending */
+                /* the run in top[1 .. k], ascending, between a 0 below
+                 * every key and a maximum above */
+                uint64_t top[PK_TOP + 2];
+                top[0] = 0;
+                top[k + 1] = UINT64_MAX;
+                for (int i = 0; i < k; i++) {
                     uint64_t x = qk[i];
-                    int j = i;
-                    for (; j > 0 && qk[j - 1] > x; j--)
-                        qk[j] = qk[j - 1];
-                    qk[j] = x;
+                    int j = i + 1;
+                    for (; top[j - 1] > x; j--)
+                        top[j] = top[j - 1];
+                    top[j] = x;
                 }
                 for (int i = k; i < nq; i++) { /* a larger key evicts the least */
                     uint64_t x = qk[i];
-                    if (x < qk[0])
+                    if (x < top[1])
                         continue;
-                    qk[i] = qk[0];
-                    int j = 0;
-                    for (; j + 1 < k && qk[j + 1] < x; j++)
-                        qk[j] = qk[j + 1];
-                    qk[j] = x;
+                    qk[i] = top[1];
+                    int j = 1;
+                    for (; top[j + 1] < x; j++)
+                        top[j] = top[j + 1];
+                    top[j] = x;
                 }
+                memcpy(qk, top + 1, (size_t)k * sizeof *qk);
                 pk->top = k;
                 pk->nq = nq - k;
                 pk->stage = PK_QUIET_TOP;
