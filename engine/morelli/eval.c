@@ -82,7 +82,8 @@ static int reaches_any(const MoPos *p, int s, Bits cells)
  * cells (ge: the side's classes, at least 1 and at least 2 stones) that
  * some stone of the side reaches: the cells of 2 or more one by one, then
  * any cell of 1. */
-static int best_capture(const MoPos *p, int s, const Bits ge[2])
+__attribute__((always_inline)) static inline int best_capture_cells(const MoPos *p, int s,
+                                                                    const Bits ge[2])
 {
     int best = 0;
     Bits c = ge[1];
@@ -94,6 +95,13 @@ static int best_capture(const MoPos *p, int s, const Bits ge[2])
     if (best)
         return best;
     return reaches_any(p, s, bits_andnot(ge[0], ge[1]));
+}
+
+/* The same, at once 0 when the side has no capture cell; both inlined
+ * (the call and its register saves were a tenth of the evaluation). */
+static inline int best_capture(const MoPos *p, int s, const Bits ge[2])
+{
+    return bits_any(&ge[0]) ? best_capture_cells(p, s, ge) : 0;
 }
 
 /* The side's terms.  Mobility and the band sum are kept by make/unmake
