@@ -69,11 +69,29 @@ typedef struct SideInfo {
     int best_capture;
 } SideInfo;
 
+/* Does a stone of side s land on the empty cell `to`: is the nearest
+ * occupied cell along one of the 8 lines from it a stone of s's on a band
+ * above its (the line masks; the sentinel and the Throne's king have band
+ * 0)?  Here, inlined where the evaluation asks, not a call a cell. */
+static inline int reached(const MoPos *p, int s, int to)
+{
+    const MoTables *t = mo_tables(p);
+    const int bt = t->band[to];
+    for (int ax = 0; ax < 4; ax++) {
+        int a, ka, b, kb;
+        mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
+        if ((t->band[a] > bt && bits_test(&p->stones[s], a)) ||
+            (t->band[b] > bt && bits_test(&p->stones[s], b)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does a stone of side s reach one of the empty cells `cells`? */
 static int reaches_any(const MoPos *p, int s, Bits cells)
 {
     while (bits_any(&cells))
-        if (morelli_reached(p, s, bits_pop(&cells)))
+        if (reached(p, s, bits_pop(&cells)))
             return 1;
     return 0;
 }
@@ -89,7 +107,7 @@ __attribute__((always_inline)) static inline int best_capture_cells(const MoPos 
     Bits c = ge[1];
     while (bits_any(&c)) {
         int to = bits_pop(&c), k = __builtin_popcount(morelli_captures(p, s, to));
-        if (k > best && morelli_reached(p, s, to))
+        if (k > best && reached(p, s, to))
             best = k;
     }
     if (best)

@@ -596,20 +596,6 @@ Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to)
     return out;
 }
 
-int morelli_reached(const MoPos *p, int s, int to)
-{
-    const MoTables *t = mo_tables(p);
-    const int bt = t->band[to];
-    for (int ax = 0; ax < 4; ax++) {
-        int a, ka, b, kb;
-        mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
-        if ((t->band[a] > bt && bits_test(&p->stones[s], a)) ||
-            (t->band[b] > bt && bits_test(&p->stones[s], b)))
-            return 1;
-    }
-    return 0;
-}
-
 /* Appends the moves from -> to of side s that are noisy (standard: the one
  * move when it captures or enthrones; classic: every capture subset with
  * and without the enthronement it allows, and the bare enthronement).

@@ -371,7 +371,6 @@ typedef struct MoCapClasses {
 } MoCapClasses;
 void morelli_capture_classes(const MoPos *p, MoCapClasses *cc);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
-int morelli_reached(const MoPos *p, int s, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
 /* The orbit of the frame cell c (bands 1 .. outer-1) into f3[], f2[]
  * (sign +1 adds it, -1 takes it out). */
