@@ -88,7 +88,7 @@ static inline int reached(const MoPos *p, int s, int to)
 }
 
 /* Does a stone of side s reach one of the empty cells `cells`? */
-static int reaches_any(const MoPos *p, int s, Bits cells)
+__attribute__((always_inline)) static inline int reaches_any(const MoPos *p, int s, Bits cells)
 {
     while (bits_any(&cells))
         if (reached(p, s, bits_pop(&cells)))
