@@ -37,16 +37,17 @@ Bits morelli_reach(const MoTables *t, const Bits *occ, int from)
 
 unsigned morelli_captures(const MoPos *p, int s, int to)
 {
+    /* the direction of a neighbour by its rank and file steps (+1) */
+    static const int8_t dir_of[3][3] = {{5, 6, 7}, {4, -1, 0}, {3, 2, 1}};
     const MoTables *t = mo_tables(p);
-    const Bits *own = &p->stones[s], *opp = &p->stones[s ^ 1];
+    const Bits *own = &p->stones[s];
     unsigned mask = 0;
-    Bits near = bits_and(t->capnbr[to], *opp);
-    if (!bits_any(&near))
-        return 0;
-    for (int d = 0; d < MO_DIRS; d++) {
-        int a = t->cap[to][d];
-        if (a >= 0 && bits_test(opp, a) && bits_test(own, a + t->delta[d]))
-            mask |= 1u << d;
+    /* the adverse neighbours with a cell beyond them, one by one */
+    Bits near = bits_and(t->capnbr[to], p->stones[s ^ 1]);
+    while (bits_any(&near)) {
+        int a = bits_pop(&near);
+        if (bits_test(own, 2 * a - to))
+            mask |= 1u << dir_of[t->rank[a] - t->rank[to] + 1][t->file[a] - t->file[to] + 1];
     }
     return mask;
 }
