@@ -355,7 +355,10 @@ static void test_blockades(void **state)
         assert_non_null(s);
         SearchLimits lim;
         search_limits_init(&lim);
-        lim.depth = atoi(f[2]);
+        if (strncmp(f[2], "nodes ", 6) == 0)
+            lim.nodes = (uint64_t)atoll(f[2] + 6); /* a node budget */
+        else
+            lim.depth = atoi(f[2]);
         SearchResult r;
         Move m = search_go(s, G, pos, &o, NULL, 0, &lim, NULL, NULL, NULL, &r);
         search_free(s);
@@ -363,8 +366,13 @@ static void test_blockades(void **state)
         G->move_to_str(pos, m, text, sizeof text);
         snprintf(need, sizeof need, " %s ", text);
         snprintf(list, sizeof list, " %s ", f[3]);
-        if (strcmp(f[3], "*") != 0 && !strstr(list, need))
+        if (f[3][0] == '!') { /* the moves the search must not choose */
+            snprintf(list, sizeof list, " %s ", f[3] + 1);
+            if (strstr(list, need))
+                fail_msg("%s: played %s, one of the losing %s", f[1], text, f[3] + 1);
+        } else if (strcmp(f[3], "*") != 0 && !strstr(list, need)) {
             fail_msg("%s: played %s, want one of %s", f[1], text, f[3]);
+        }
         char sc[32];
         if (r.score >= SCORE_MATE_BOUND)
             snprintf(sc, sizeof sc, "mate %d", (SCORE_MATE - r.score + 1) / 2);

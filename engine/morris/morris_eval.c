@@ -28,14 +28,16 @@ enum {
                  * side's pieces (placement: those the opponent's pieces in
                  * hand could not all fill), at least 0 */
     F_FEW,      /* 3 minus the pieces that can step now, at least 0 */
+    F_TEMPO,    /* 1 for the side to move (its turn: during placement one
+                 * more piece goes down before the other answers) */
     F_COUNT
 };
 static int eval_weight[3][F_COUNT] = {
     /* pieces mills open double mobility blocked frontier stuck runmill
-     * locked cramp few */
-    {214, 14, 10, 17, 58, -70, -3, -100, 134, 23, -78, 0},    /* placement */
-    {214, -12, 59, -55, 29, -46, -27, 0, 172, -33, -125, 0}, /* moving */
-    {15, 56, 37, -92, 16, 2, -8, 0, 16, -34, -26, 0},        /* flying */
+     * locked cramp few tempo */
+    {214, 14, 10, 17, 58, -70, -3, -100, 134, 23, -78, 0, 120},  /* placement */
+    {214, -12, 59, -55, 29, -46, -27, 0, 172, -33, -125, 0, 0}, /* moving */
+    {15, 56, 37, -92, 16, 2, -8, 0, 16, -34, -26, 0, 0},        /* flying */
 };
 
 /* The table, row by row, for the tuner (tools/eval_tune.c). */
@@ -44,14 +46,17 @@ static const char *const eval_weight_names[3 * F_COUNT] = {
     "placement.double", "placement.mobility", "placement.blocked",
     "placement.frontier", "placement.stuck",  "placement.runmill",
     "placement.locked", "placement.cramp",    "placement.few",
+    "placement.tempo",
     "moving.pieces",    "moving.mills",       "moving.open",
     "moving.double",    "moving.mobility",    "moving.blocked",
     "moving.frontier",  "moving.stuck",       "moving.runmill",
     "moving.locked",    "moving.cramp",       "moving.few",
+    "moving.tempo",
     "flying.pieces",    "flying.mills",       "flying.open",
     "flying.double",    "flying.mobility",    "flying.blocked",
     "flying.frontier",  "flying.stuck",       "flying.runmill",
     "flying.locked",    "flying.cramp",       "flying.few",
+    "flying.tempo",
 };
 
 int morris_weight_table(int **w, const char *const **names)
@@ -72,7 +77,7 @@ void morris_print_weights(const int *w, const char *const *names, int n, FILE *o
     }
     fprintf(out, "static int eval_weight[3][F_COUNT] = {\n"
                  "    /* pieces mills open double mobility blocked frontier stuck runmill\n"
-                 "     * locked cramp few */\n");
+                 "     * locked cramp few tempo */\n");
     for (int r = 0; r < 3; r++) {
         fprintf(out, "    {");
         for (int j = 0; j < F_COUNT; j++)
@@ -172,6 +177,7 @@ static void side_features(const Pos *p, const Tables *t, int s, const Steps *st,
 {
     int fly = p->flying && popcnt(p->bb[s]) == 3 && p->hand[s] == 0;
     f[F_PIECES] = material(p, s);
+    f[F_TEMPO] = s == p->stm;
     f[F_MOBILITY] = st->mobility;
     f[F_BLOCKED] = fly ? 0 : st->blocked;
     f[F_FRONTIER] = popcnt(st->front);
