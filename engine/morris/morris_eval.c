@@ -13,8 +13,10 @@
  * weight row per phase (placement, moving, flying: either side flies).
  * The weights were fitted by the tuner (bench/eval_tune_main.c) on 102,698
  * positions of 2,000 depth-6 self-play games, placement.pieces and
- * flying.pieces held fixed, the three few weights at 0 (docs/tuning.md).  During placement almost every
- * mill can run, so mills and runmill there share one effect (their sum).
+ * flying.pieces held fixed, the three few weights at 0 (docs/tuning.md);
+ * placement.tempo is set by hand (docs/rules-morris.md).  During placement
+ * almost every mill can run, so mills and runmill there share one effect
+ * (their sum).
  */
 enum {
     F_PIECES, F_MILLS, F_OPEN, F_DOUBLE, F_MOBILITY, F_BLOCKED,
