@@ -30,13 +30,9 @@ static void test_fens_and_fast_perft(void **state)
     char line[1024], err[256], fen[FEN_MAX];
     unsigned char pos[POS_MAX_BYTES];
     int n = 0;
-    while (td_next_line(f, line, sizeof line, NULL)) {
-        char *bar = strchr(line, '|');
-        assert_non_null(bar);
-        GameOptions opt;
-        *bar = '\0';
-        assert_int_equal(td_morelli_opts(line, &opt), 0);
-        const char *want = bar + 2;
+    GameOptions opt;
+    const char *want;
+    while ((want = td_morelli_fen_record(f, line, sizeof line, &opt)) != NULL) {
         if (G->from_fen(pos, want, &opt, err, sizeof err) != 0)
             print_error("rejected %s: %s\n", want, err);
         G->to_fen(pos, fen, sizeof fen);

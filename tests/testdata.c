@@ -223,6 +223,19 @@ int td_morelli_opts(const char *s, GameOptions *opt)
     return set_names(opt, r, st) < 0 ? -1 : 0;
 }
 
+const char *td_morelli_fen_record(FILE *f, char *line, int size, GameOptions *opt)
+{
+    if (!td_next_line(f, line, size, NULL))
+        return NULL;
+    char *bar = strchr(line, '|');
+    if (!bar)
+        fail_msg("no '|' in the record '%s'", line);
+    *bar = '\0';
+    if (td_morelli_opts(line, opt) != 0)
+        fail_msg("bad options '%s'", line);
+    return td_trim(bar + 1);
+}
+
 const char *td_fen_board(const char *fen, int size, char *cells)
 {
     const char *s = fen;

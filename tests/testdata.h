@@ -115,6 +115,12 @@ extern const char *const td_setup_names[5];
 /* "<ruleset> <setup>" into the default options; 0, or -1. */
 int td_morelli_opts(const char *s, GameOptions *opt);
 
+/* The next record "<ruleset> <setup> | <fen>" of f (as in
+ * tests/data/morelli_fens.txt, read into line of size bytes): the options
+ * into *opt, the FEN returned (a part of line); NULL at the end of the
+ * file.  Fails the test on a record without '|' or with bad options. */
+const char *td_morelli_fen_record(FILE *f, char *line, int size, GameOptions *opt);
+
 /* The board part of a Morelli FEN into cells[rank * size + file], rank 0
  * (the FEN's last row) first: the FEN's letter, or '.' for an empty cell.
  * Returns the text after the board and the one blank that follows it

@@ -30,7 +30,8 @@
 
 /* The undo record: the whole position before the move (unmake copies it
  * back: fewer instructions than undoing the line masks, orbit bytes and
- * colours cell by cell). */
+ * colours cell by cell); perft's make fills only the part before
+ * MoPos.white (make.c). */
 typedef struct MoUndo {
     MoPos pos;
 } MoUndo;
@@ -46,6 +47,14 @@ static inline int placement_side(int count, int pairs)
 /* make.c */
 void mo_make(MoPos *p, Move m, MoUndo *u);
 void mo_unmake(MoPos *p, Move m, const MoUndo *u);
+/* Perft's make and unmake: the same make keeping only what the move
+ * generator reads (stones, side to move, Throne, stone count, line masks,
+ * orbit bytes, f3 and f2); the landing counts c.mob, the band sums c.bsum,
+ * the colour bytes white and the key keep the values they had.  Only for
+ * perft: a position made so must not be evaluated, asked for its result or
+ * key, or made by mo_make. */
+void mo_make_perft(MoPos *p, Move m, MoUndo *u);
+void mo_unmake_perft(MoPos *p, const MoUndo *u);
 /* tables.c: the Zobrist key of p computed from its stones; the key, mob
  * and bsum of p set from its stones (after setting them up) */
 Key mo_key_scratch(const MoPos *p);

@@ -3,7 +3,8 @@
  * pairs, by the placement schedule), slides with their captures and
  * enthronements, the Zobrist key, the landing counts (mob), the band
  * sums (bsum), the orbit bytes and the frame counts (f3, f2) kept up to
- * date.
+ * date; and perft's make, the same code keeping only what the move
+ * generator reads.
  */
 #include "internal.h"
 
@@ -12,17 +13,19 @@
 
 
 /* Turns the stones m captures around its landing cell `to` to the other
- * colour and returns the key k updated for them.  Its own inverse: make
- * and unmake both call it.  Always inlined: without it the compiler keeps
- * the call and make/unmake run more instructions. */
+ * colour (their colour bytes too when `counts`, see make_move) and returns
+ * the key k updated for them.  Always inlined: without it the compiler
+ * keeps the call and make runs more instructions. */
 __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const MoTables *t,
-                                                               Move m, int to, Key k)
+                                                               Move m, int to, Key k,
+                                                               const int counts)
 {
     for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
         int x = to + t->delta[__builtin_ctz(c)];
         bits_flip(&p->stones[0], x);
         bits_flip(&p->stones[1], x);
-        p->white[x] = (int8_t)~p->white[x];
+        if (counts)
+            p->white[x] = (int8_t)~p->white[x];
         k ^= morelli_zob_stone[0][x] ^ morelli_zob_stone[1][x];
     }
     return k;
@@ -95,65 +98,94 @@ __attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const
 _Static_assert(offsetof(MoCounts, f2) == offsetof(MoCounts, f3) + 2,
                "f3 and f2 make one word");
 
-/* A position copied in 32-byte vectors (a plain structure copy becomes
- * `rep movs`, slower to start for a few hundred bytes); the tail of
- * sizeof(MoPos) % 32 bytes by memcpy. */
+/* The first `bytes` of a position copied in 32-byte vectors (a plain
+ * structure copy becomes `rep movs`, slower to start for a few hundred
+ * bytes); the tail of bytes % 32 by memcpy.  `bytes` is a constant. */
 typedef uint64_t PosChunk __attribute__((vector_size(32), aligned(8), may_alias));
 
-__attribute__((always_inline)) static inline void pos_copy(MoPos *dst, const MoPos *src)
+__attribute__((always_inline)) static inline void pos_copy(MoPos *dst, const MoPos *src,
+                                                           const size_t bytes)
 {
-    enum { CHUNKS = sizeof(MoPos) / sizeof(PosChunk) };
+    const size_t chunks = bytes / sizeof(PosChunk);
     PosChunk *d = (PosChunk *)(void *)dst;
     const PosChunk *s = (const PosChunk *)(const void *)src;
-    for (int i = 0; i < CHUNKS; i++)
+    for (size_t i = 0; i < chunks; i++)
         d[i] = s[i];
-    memcpy((char *)dst + CHUNKS * sizeof(PosChunk), (const char *)src + CHUNKS * sizeof(PosChunk),
-           sizeof(MoPos) % sizeof(PosChunk));
+    memcpy((char *)dst + chunks * sizeof(PosChunk), (const char *)src + chunks * sizeof(PosChunk),
+           bytes % sizeof(PosChunk));
 }
 
-static void save(const MoPos *p, MoUndo *u)
+/* What the undo record holds and unmake copies back: the whole position
+ * for the search's make; for perft's, which never changes the colour
+ * bytes (MoPos.white, the last field), the fields before them, rounded up
+ * to whole vectors (the few colour bytes this takes along come back as
+ * they were). */
+#define PERFT_BYTES                                                                             \
+    ((offsetof(MoPos, white) + sizeof(PosChunk) - 1) / sizeof(PosChunk) * sizeof(PosChunk))
+_Static_assert(PERFT_BYTES <= sizeof(MoPos), "perft's undo within the position");
+
+static inline size_t undo_bytes(const int counts)
 {
-    pos_copy(&u->pos, p);
+    return counts ? sizeof(MoPos) : PERFT_BYTES;
 }
 
 /* A placement on `to` (and its facing cell in pairs): ring cells, on
  * nobody's landing run. */
-static void make_placement(MoPos *p, const MoTables *t, int to)
+__attribute__((always_inline)) static inline void make_placement(MoPos *p, const MoTables *t,
+                                                                 int to, const int counts)
 {
     const int s = p->stm;
+    Key k = p->key ^ morelli_zob_stone[s][to];
     bits_set(&p->stones[s], to);
     mo_line_flip(p, t, to);
-    p->white[to] = (int8_t)-s;
     p->orb[t->orbit_id[to]] += orb_unit(s);
-    p->key ^= morelli_zob_stone[s][to];
     p->count++;
-    p->c.mob[s] = (int16_t)(p->c.mob[s] + mo_landings(p, t, to));
-    p->c.bsum[s] = (int16_t)(p->c.bsum[s] + t->band[to]);
+    if (counts) {
+        p->white[to] = (int8_t)-s;
+        p->c.mob[s] = (int16_t)(p->c.mob[s] + mo_landings(p, t, to));
+        p->c.bsum[s] = (int16_t)(p->c.bsum[s] + t->band[to]);
+    }
     if (p->pairs) {
         int o = t->opposite[to];
+        k ^= morelli_zob_stone[s ^ 1][o];
         bits_set(&p->stones[s ^ 1], o);
         mo_line_flip(p, t, o);
-        p->white[o] = (int8_t)-(s ^ 1);
         p->orb[t->orbit_id[o]] += orb_unit(s ^ 1);
-        p->key ^= morelli_zob_stone[s ^ 1][o];
         p->count++;
-        p->c.mob[s ^ 1] = (int16_t)(p->c.mob[s ^ 1] + mo_landings(p, t, o));
-        p->c.bsum[s ^ 1] = (int16_t)(p->c.bsum[s ^ 1] + t->band[o]);
+        if (counts) {
+            p->white[o] = (int8_t)-(s ^ 1);
+            p->c.mob[s ^ 1] = (int16_t)(p->c.mob[s ^ 1] + mo_landings(p, t, o));
+            p->c.bsum[s ^ 1] = (int16_t)(p->c.bsum[s ^ 1] + t->band[o]);
+        }
     }
     int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
     if (ns != s)
-        p->key ^= morelli_zob_white;
+        k ^= morelli_zob_white;
+    if (counts)
+        p->key = k;
     p->stm = (uint8_t)ns;
 }
 
-void mo_make(MoPos *p, Move m, MoUndo *u)
+/* The move m of p, the position saved in u first.  counts (a constant at
+ * each call): 1 for the search's make, which keeps everything MoPos holds;
+ * 0 for perft's, which makes only what the move generator reads (the
+ * stones, side to move, Throne, stone count, line masks, orbit bytes and
+ * frame counts f3, f2) and leaves out the rest: the landing counts
+ * (MoCounts.mob, the dearest part: the runs of the stones around every
+ * changed cell, mob_cell) and the colour bytes (MoPos.white) that only they
+ * read, the band sums (MoCounts.bsum: the evaluation's and plies_left's)
+ * and the key (the search's table).  Those keep the values they had before
+ * the move.  Not forced inline: the compiler makes a copy for each value
+ * of counts anyway, and forcing it cost the search's make about 1% more
+ * instructions (callgrind). */
+static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
 {
     const MoTables *t = mo_tables(p);
     const int s = p->stm;
-    save(p, u);
+    pos_copy(&u->pos, p, undo_bytes(counts));
     int to = MO_TO(m);
     if (m & MO_PLACE) {
-        make_placement(p, t, to);
+        make_placement(p, t, to, counts);
         return;
     }
     int from = MO_FROM(m);
@@ -163,32 +195,41 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     /* the stone's own landings from `from` and from `to` come from the
      * same nearest cells as the other stones' changes (the nearest cells
      * from x never include x) */
-    p->white[from] = 0;
+    if (counts)
+        p->white[from] = 0;
     mo_line_flip(p, t, from);
-    /* from the outer band (most slides early on) no stone is farther
-     * out: only the stone's own landings change */
-    int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
-                                             : mob_cell(p, t, from, 1, mob);
-    mob[s] += mob_cell(p, t, to, -1, mob) - left;
+    if (counts) {
+        /* from the outer band (most slides early on) no stone is farther
+         * out: only the stone's own landings change */
+        int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
+                                                 : mob_cell(p, t, from, 1, mob);
+        mob[s] += mob_cell(p, t, to, -1, mob) - left;
+    }
     mo_line_flip(p, t, to);
-    p->white[to] = (int8_t)-s;
+    if (counts)
+        p->white[to] = (int8_t)-s;
     if ((m & MO_ENTHRONE) && !p->throne) {
-        mob_cell(p, t, t->centre, -1, mob);
+        if (counts)
+            mob_cell(p, t, t->centre, -1, mob);
         mo_line_flip(p, t, t->centre);
     }
     int bsum_s = p->c.bsum[s] + t->band[to] - t->band[from], bsum_o = p->c.bsum[s ^ 1];
     for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
         int x = to + t->delta[__builtin_ctz(c)];
-        int r = mo_landings(p, t, x);
-        mob[s] += r;
-        mob[s ^ 1] -= r;
+        if (counts) {
+            int r = mo_landings(p, t, x);
+            mob[s] += r;
+            mob[s ^ 1] -= r;
+        }
         bsum_s += t->band[x];
         bsum_o -= t->band[x];
     }
-    p->c.mob[0] = (int16_t)mob[0];
-    p->c.mob[1] = (int16_t)mob[1];
-    p->c.bsum[s] = (int16_t)bsum_s;
-    p->c.bsum[s ^ 1] = (int16_t)bsum_o;
+    if (counts) {
+        p->c.mob[0] = (int16_t)mob[0];
+        p->c.mob[1] = (int16_t)mob[1];
+        p->c.bsum[s] = (int16_t)bsum_s;
+        p->c.bsum[s ^ 1] = (int16_t)bsum_o;
+    }
     /* the frame counts, orbit byte by orbit byte */
     uint32_t fw;
     unsigned char *fb = (unsigned char *)&p->c + offsetof(MoCounts, f3);
@@ -204,7 +245,7 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
     bits_clear(&p->stones[s], from);
     bits_set(&p->stones[s], to);
     k ^= morelli_zob_stone[s][from] ^ morelli_zob_stone[s][to];
-    k = flip_captures(p, t, m, to, k);
+    k = flip_captures(p, t, m, to, k, counts);
     if (m & MO_ENTHRONE) {
         if (p->throne)
             k ^= morelli_zob_king[p->throne - 1];
@@ -212,11 +253,27 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
         p->throne = (uint8_t)(s + 1);
     }
     p->stm = (uint8_t)(s ^ 1);
-    p->key = k ^ morelli_zob_white;
+    if (counts)
+        p->key = k ^ morelli_zob_white;
+}
+
+void mo_make(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 1);
 }
 
 void mo_unmake(MoPos *p, Move m, const MoUndo *u)
 {
     (void)m;
-    pos_copy(p, &u->pos);
+    pos_copy(p, &u->pos, undo_bytes(1));
+}
+
+void mo_make_perft(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 0);
+}
+
+void mo_unmake_perft(MoPos *p, const MoUndo *u)
+{
+    pos_copy(p, &u->pos, undo_bytes(0));
 }

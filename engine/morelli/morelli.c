@@ -244,6 +244,10 @@ static int mo_prune(const void *pos, int depth, int eval, int alpha, int beta)
     return PRUNE_NONE;
 }
 
+/* Perft makes its moves with mo_make_perft (make.c): the search's make
+ * without the landing counts and colour bytes, which nothing here reads
+ * (the move generator and the bulk count read the stones, the line masks,
+ * the orbit bytes and the frame counts, which it keeps). */
 static uint64_t perft_rec(MoPos *p, int depth, int bulk)
 {
     if (bulk && depth == 1 && p->ruleset == RULESET_STANDARD)
@@ -255,9 +259,9 @@ static uint64_t perft_rec(MoPos *p, int depth, int bulk)
     uint64_t total = 0;
     MoUndo u;
     for (int i = 0; i < n; i++) {
-        mo_make(p, moves[i], &u);
+        mo_make_perft(p, moves[i], &u);
         total += perft_rec(p, depth - 1, bulk);
-        mo_unmake(p, moves[i], &u);
+        mo_unmake_perft(p, &u);
     }
     return total;
 }
@@ -270,9 +274,9 @@ static uint64_t perft_full(MoPos *p, int depth)
     uint64_t total = 0;
     MoUndo u;
     for (int i = 0; i < n; i++) {
-        mo_make(p, moves[i], &u);
+        mo_make_perft(p, moves[i], &u);
         total += depth > 1 ? perft_full(p, depth - 1) : 1;
-        mo_unmake(p, moves[i], &u);
+        mo_unmake_perft(p, &u);
     }
     return total;
 }
