@@ -411,10 +411,9 @@ static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
     for (int ax = 0; ax < 4; ax++) {
         if (!(dirs & (0x11u << ax)))
             continue;
-        int l = t->line[from][ax], q = t->lpos[from][ax];
-        unsigned m = p->lm[l];
-        int pa = t->lcell[l][q + __builtin_ctz(m >> (q + 1))];
-        int pb = t->lcell[l][32 - __builtin_clz(m & ((1u << q) - 1))];
+        unsigned l = t->line[from][ax], q = t->lpos[from][ax], up, lo;
+        mo_line_near(p->lm[l], q, &up, &lo);
+        int pa = t->lcell[l][q + up - 1], pb = t->lcell[l][lo + 1];
 #ifdef __AVX2__
         __m256i ra = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)t->ray[pa][ax].w),
                                          _mm256_loadu_si256((const __m256i *)t->land[from][ax].w));

@@ -56,9 +56,9 @@ __attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const 
     const uint8_t *lb0 = &t->land_before[0][0][0], *lx = lb0 + (size_t)x * MO_LB_ROW;
     int n = 0, all = 0, wh = 0; /* the changes of both sides, of White's */
     for (int d = 0; d < 4; d++) {
-        unsigned l = t->line[x][d], q = t->lpos[x][d], m = p->lm[l];
-        unsigned ka = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
-        unsigned j = 31 - (unsigned)__builtin_clz(m & ((1u << q) - 1)), kb = q - j;
+        unsigned l = t->line[x][d], q = t->lpos[x][d], ka, j;
+        mo_line_near(p->lm[l], q, &ka, &j);
+        unsigned kb = q - j;
         unsigned ao = t->lbo[l][q + ka], bo = t->lbo[l][j];
         n += lx[d * 16 + ka] + lx[(d + 4) * 16 + kb];
         /* a slides back along d + 4 through x on to b (ka + kb steps), and

@@ -300,6 +300,15 @@ static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
     for (int a = 0; a < 4; a++)
         p->lm[t->line[c][a]] ^= t->lbit[c][a];
 }
+/* On a line mask m (MoPos.lm), from place q: *up, the steps to the
+ * nearest occupied place above q (q + *up is that place), and *lo, the
+ * nearest occupied place below q (the sentinels make both exist).
+ * Unsigned: no sign extension in the addresses made from them. */
+static inline void mo_line_near(unsigned m, unsigned q, unsigned *up, unsigned *lo)
+{
+    *up = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
+    *lo = 31 - (unsigned)__builtin_clz(m & ((1u << q) - 1));
+}
 /* The nearest occupied cells on both sides of x along axis ax: *a in
  * direction ax, *ka steps away, and *b in direction ax + 4, *kb steps
  * away (MO_SENT one step past the edge when no stone is there); one read
@@ -307,16 +316,13 @@ static inline void mo_line_flip(MoPos *p, const MoTables *t, int c)
 static inline void mo_first_both(const MoPos *p, const MoTables *t, int x, int ax, int *a, int *ka,
                                  int *b, int *kb)
 {
-    /* unsigned: no sign extension in the addresses */
-    unsigned l = t->line[x][ax], q = t->lpos[x][ax], m = p->lm[l];
-    unsigned up = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
-    unsigned j = 31 - (unsigned)__builtin_clz(m & ((1u << q) - 1));
+    unsigned l = t->line[x][ax], q = t->lpos[x][ax], up, lo;
+    mo_line_near(p->lm[l], q, &up, &lo);
     *ka = (int)up;
     *a = t->lcell[l][q + up];
-    *kb = (int)(q - j);
-    *b = t->lcell[l][j];
+    *kb = (int)(q - lo);
+    *b = t->lcell[l][lo];
 }
-
 /* The cells a stone on `from` can reach (any side; occ = mo_occupied). */
 Bits morelli_reach(const MoTables *t, const Bits *occ, int from);
 /* Mask of the directions in which a stone of side s landing on `to` of
@@ -332,10 +338,9 @@ static inline int mo_landings(const MoPos *p, const MoTables *t, int from)
     const uint8_t *lx = t->land_before[from][0];
     int n = 0;
     for (int ax = 0; ax < 4; ax++) {
-        unsigned q = t->lpos[from][ax], m = p->lm[t->line[from][ax]];
-        unsigned ka = 1 + (unsigned)__builtin_ctz(m >> (q + 1));
-        unsigned kb = q - (31 - (unsigned)__builtin_clz(m & ((1u << q) - 1)));
-        n += lx[ax * 16 + ka] + lx[(ax + 4) * 16 + kb];
+        unsigned q = t->lpos[from][ax], ka, lo;
+        mo_line_near(p->lm[t->line[from][ax]], q, &ka, &lo);
+        n += lx[ax * 16 + ka] + lx[(ax + 4) * 16 + (q - lo)];
     }
     return n;
 }
