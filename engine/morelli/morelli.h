@@ -377,21 +377,6 @@ typedef struct MoCapClasses {
 void morelli_capture_classes(const MoPos *p, MoCapClasses *cc);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
-/* The orbit of the frame cell c (bands 1 .. outer-1) into f3[], f2[]
- * (sign +1 adds it, -1 takes it out). */
-static inline void mo_orbit_frames(const MoPos *p, const MoTables *t, int c, int sign,
-                                   int f3[2], int f2[2])
-{
-    Bits b0 = bits_and(t->orbit[c], p->stones[0]), b1 = bits_and(t->orbit[c], p->stones[1]);
-    int a = bits_count(&b0), b = bits_count(&b1);
-    if (b == 0) {
-        f3[0] += sign * (a == 3);
-        f2[0] += sign * (a == 2);
-    } else if (a == 0) {
-        f3[1] += sign * (b == 3);
-        f2[1] += sign * (b == 2);
-    }
-}
 /* The last position (of this thread) the evaluation found without a noisy
  * move for the side to move: its stones, Throne and side, so that
  * morelli_gen_noisy, asked next for the same position (the quiescence

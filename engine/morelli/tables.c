@@ -234,9 +234,6 @@ void mo_derive(MoPos *p)
     memcpy(p->lm, t->lm0, sizeof p->lm);
     while (bits_any(&occ))
         mo_line_flip(p, t, bits_pop(&occ));
-    int f3[2] = {0, 0}, f2[2] = {0, 0};
-    for (int i = 0; i < t->norbits; i++)
-        mo_orbit_frames(p, t, t->orbit_cell[i], 1, f3, f2);
     memset(p->white, 0, sizeof p->white);
     for (int c = 0; c < t->cells; c++)
         p->white[c] = (int8_t)-bits_test(&p->stones[1], c);
@@ -248,8 +245,10 @@ void mo_derive(MoPos *p)
         while (bits_any(&b))
             p->orb[t->orbit_id[bits_pop(&b)]] += s ? MO_ORB_WHITE : MO_ORB_BLACK;
     }
-    for (int s = 0; s < 2; s++) {
-        p->c.f3[s] = (uint8_t)f3[s];
-        p->c.f2[s] = (uint8_t)f2[s];
-    }
+    /* the frame counts from the orbit bytes, as make keeps them (the ring's
+     * bytes and those past the board's orbits count nothing) */
+    uint32_t fw = 0;
+    for (size_t i = 0; i < sizeof p->orb; i++)
+        fw += morelli_frame_val[p->orb[i]];
+    memcpy((unsigned char *)&p->c + offsetof(MoCounts, f3), &fw, sizeof fw);
 }
