@@ -85,6 +85,19 @@ static uint64_t heap_pop_keys(uint64_t *h, int n)
     return top;
 }
 
+/* A quiet move's order without hints: its history, ties by the
+ * generator's order (i, the move's place in the generated list). */
+static inline int quiet_order(const int *hist, Move m, int i)
+{
+    return hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
+}
+
+/* Was m tried before the quiet moves (the TT move, a killer)? */
+static inline int tried_before(const Picker *pk, Move m)
+{
+    return m == pk->tt || m == pk->killer[0] || m == pk->killer[1];
+}
+
 void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
 {
     const Game *g = t->g;
@@ -130,14 +143,14 @@ static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n
         t->g->move_order(t->pos, mv, n, ord);
     for (int i = 0; i < n; i++) {
         Move m = mv[i];
-        if (m == pk->tt || (killers && (m == pk->killer[0] || m == pk->killer[1])))
+        if (killers ? tried_before(pk, m) : m == pk->tt)
             continue;
         mv[k] = m;
         if (hint) /* hint (8 bits), history (16), generator order (4) */
             ord[k] = (ord[i] << 20) + (hist[hist_slot(m)] + HIST_MAX) * 16 +
                      (15 - (i < 15 ? i : 15));
         else
-            ord[k] = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
+            ord[k] = quiet_order(hist, m, i);
         k++;
     }
     return k;
@@ -198,8 +211,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                 uint64_t *qk = pk->qk;
                 for (int i = 0; i < nq; i++) {
                     Move m = q[i];
-                    int o = hist[hist_slot(m)] * 16384 + (16383 - (i < 16383 ? i : 16383));
-                    qk[i] = (uint64_t)((uint32_t)o ^ 0x80000000u) << 32 | m;
+                    qk[i] = (uint64_t)((uint32_t)quiet_order(hist, m, i) ^ 0x80000000u) << 32 | m;
                 }
                 qk[nq] = 0; /* room: a ply's lists end max_moves before the buffer's */
                 int k = nq < PK_TOP ? nq : PK_TOP;
@@ -239,7 +251,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
         case PK_QUIET_TOP:
             while (pk->top > 0) {
                 Move m = (Move)pk->qk[--pk->top];
-                if (m == pk->tt || m == pk->killer[0] || m == pk->killer[1])
+                if (tried_before(pk, m))
                     continue;
                 *quiet = 1;
                 return m;
@@ -254,7 +266,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
         case PK_QUIET_KEYS:
             while (pk->nq > 0) {
                 Move m = (Move)heap_pop_keys(pk->qk, pk->nq--);
-                if (m == pk->tt || m == pk->killer[0] || m == pk->killer[1])
+                if (tried_before(pk, m))
                     continue;
                 *quiet = 1;
                 return m;
