@@ -121,17 +121,7 @@ static void test_perft_all(void **state)
         if (!g)
             fail_msg("perft.txt: unknown game '%s'", f[0]);
         GameOptions opt;
-        game_options_default(&opt);
-        if (strcmp(f[1], "-") != 0) {
-            char *save;
-            for (char *kv = strtok_r(f[1], " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-                char *eq = strchr(kv, '=');
-                assert_non_null(eq);
-                *eq = '\0';
-                if (game_option_set(&opt, kv, eq + 1, err, sizeof err) != 1)
-                    fail_msg("perft.txt: option %s: %s", kv, err);
-            }
-        }
+        td_options(f[1], &opt);
         unsigned char pos[POS_MAX_BYTES];
         if (strcmp(f[2], "startpos") == 0)
             assert_int_equal(g->init(pos, &opt, err, sizeof err), 0);

@@ -179,15 +179,9 @@ static void test_reference_counts(void **state)
             continue;
         assert_int_equal(nf, 4);
         GameOptions opt;
-        game_options_default(&opt);
         char what[256], *save;
         snprintf(what, sizeof what, "%s", f[1]);
-        for (char *kv = strtok_r(f[1], " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-            char *eq = strchr(kv, '=');
-            assert_non_null(eq);
-            *eq = '\0';
-            assert_int_equal(game_option_set(&opt, kv, eq + 1, err, sizeof err), 1);
-        }
+        td_options(f[1], &opt);
         MoPos p;
         assert_string_equal(f[2], "startpos");
         assert_int_equal(G->init(&p, &opt, err, sizeof err), 0);

@@ -362,14 +362,8 @@ static void test_reference_perft(void **state)
         if (nf != 4 || strcmp(fld[0], "morelli") != 0 || strcmp(fld[2], "startpos") != 0)
             continue;
         GameOptions opt;
-        game_options_default(&opt);
-        char *save, *cs;
-        for (char *kv = strtok_r(fld[1], " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-            char *eq = strchr(kv, '=');
-            assert_non_null(eq);
-            *eq = '\0';
-            assert_int_equal(game_option_set(&opt, kv, eq + 1, err, sizeof err), 1);
-        }
+        char *cs;
+        td_options(fld[1], &opt);
         /* the start position from the engine, as a FEN only */
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         G->to_fen(pos, fen, sizeof fen);

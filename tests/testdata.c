@@ -223,6 +223,22 @@ int td_morelli_opts(const char *s, GameOptions *opt)
     return set_names(opt, r, st) < 0 ? -1 : 0;
 }
 
+void td_options(char *s, GameOptions *opt)
+{
+    char err[256], *save;
+    game_options_default(opt);
+    if (strcmp(s, "-") == 0)
+        return;
+    for (char *kv = strtok_r(s, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            fail_msg("option '%s' without '='", kv);
+        *eq = '\0';
+        if (game_option_set(opt, kv, eq + 1, err, sizeof err) != 1)
+            fail_msg("option %s: %s", kv, err);
+    }
+}
+
 const char *td_morelli_fen_record(FILE *f, char *line, int size, GameOptions *opt)
 {
     if (!td_next_line(f, line, size, NULL))

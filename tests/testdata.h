@@ -112,6 +112,12 @@ int td_morelli_row(const char *line, GameOptions *opt, int *a, unsigned long lon
 extern const char *const td_ruleset_names[2];
 extern const char *const td_setup_names[5];
 
+/* The options "Name=Value Name=Value ..." (blank separated; "-" for none,
+ * as in tests/data/perft.txt) through the options parser into the default
+ * options.  s is cut up.  Fails the test on a word without '=' or an
+ * option the parser refuses. */
+void td_options(char *s, GameOptions *opt);
+
 /* "<ruleset> <setup>" into the default options; 0, or -1. */
 int td_morelli_opts(const char *s, GameOptions *opt);
 
