@@ -68,6 +68,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     for (int i = 0; i < k; i++) {
         Move m = mv[i];
         ab_make(t, m, ply);
+        __builtin_prefetch(ab_eval_slot(t, g->key(t->pos))); /* the child's stand-pat */
         score = g->side_to_move(t->pos) == stm
                     ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
                     : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
@@ -198,8 +199,16 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
             continue;
         }
         ab_make(t, m, ply);
-        if (depth > 1) /* the child probes the table: its bucket on the way */
-            __builtin_prefetch(&c->s->tt.buckets[tt_index(g->key(t->pos), c->s->tt.nbuckets)]);
+        {
+            /* what the child reads first, on the way: its table bucket
+             * (when it probes the table), its evaluation cache slot (in
+             * the last plies, where it evaluates) */
+            Key ck = g->key(t->pos);
+            if (depth > 1)
+                __builtin_prefetch(&c->s->tt.buckets[tt_index(ck, c->s->tt.nbuckets)]);
+            if (depth <= PRUNE_DEPTH + 1)
+                __builtin_prefetch(ab_eval_slot(t, ck));
+        }
         if (i == 0) {
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {

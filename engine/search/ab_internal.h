@@ -19,7 +19,7 @@
 #define HIST_SIZE (1 << HIST_BITS)
 #define HIST_MAX 16384
 #define ASPIRATION 40
-#define ECACHE_BITS 16
+#define ECACHE_BITS 14
 /* Game.prune is asked in the last PRUNE_DEPTH plies. */
 #define PRUNE_DEPTH 3
 
@@ -29,11 +29,15 @@
 #define ORD_KILLER (1 << 28)
 
 /* Evaluation cache slot: positions transpose a lot and some evaluations
- * (Morelli's) cost far more than a move. */
-typedef struct EvalSlot {
-    Key key;
-    int score;
-} EvalSlot;
+ * (Morelli's) cost far more than a move.  One word a slot: the key's bits
+ * 16..63, and in the low 16 bits the score (search_eval's values fit), so
+ * the cache is 128 KB (1 << ECACHE_BITS slots) and stays in the
+ * second-level cache: with 16 bytes a slot and 1 << 16 slots (1 MB) most
+ * lookups missed there (docs/benchmarks.md, issue 10, sixth pass).  The
+ * index and the stored bits check 62 of the key's 64 bits. */
+typedef uint64_t EvalSlot;
+#define ECACHE_MASK (((Key)1 << ECACHE_BITS) - 1)
+_Static_assert(SCORE_MATE_BOUND <= 32768, "a score in the slot's low bits");
 
 typedef struct AbThread {
     SearchCtx *c;
@@ -125,15 +129,24 @@ static inline int ab_tick(AbThread *t)
     return t->aborted;
 }
 
+/* The evaluation cache's slot of the key k (ab.c prefetches it when a move
+ * is made, before the child evaluates). */
+static inline EvalSlot *ab_eval_slot(const AbThread *t, Key k)
+{
+    return &t->ecache[k & ECACHE_MASK];
+}
+
+/* The evaluation through the cache.  A key whose bits above the index are
+ * all 0 is not cached (an empty slot holds 0). */
 static inline int ab_eval(AbThread *t)
 {
-    Key k = t->g->key(t->pos);
-    EvalSlot *e = &t->ecache[k & ((1u << ECACHE_BITS) - 1)];
-    if (e->key == k && k != 0)
-        return e->score;
-    e->key = k;
-    e->score = search_eval(t->g, t->pos);
-    return e->score;
+    Key k = t->g->key(t->pos), tag = k & ~(ECACHE_MASK | 0xFFFF);
+    EvalSlot *e = ab_eval_slot(t, k);
+    if ((*e & ~(Key)0xFFFF) == tag && tag != 0)
+        return (int16_t)(uint16_t)*e;
+    int v = search_eval(t->g, t->pos);
+    *e = tag | (uint16_t)(int16_t)v;
+    return v;
 }
 
 static inline void ab_make(AbThread *t, Move m, int ply)
