@@ -400,7 +400,6 @@ void morelli_capture_classes(const MoPos *p, MoCapClasses *cc)
  * land[from][d] not beyond it: no branch, no blocker bit to clear. */
 static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
 {
-    const unsigned dirs = t->land_dirs[from];
 #ifdef __AVX2__
     /* a Bits read as 32 bytes: its 3 words and the next one's first,
      * dropped at the end (land and ray are followed by more tables) */
@@ -408,9 +407,10 @@ static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
 #else
     Bits out = {{0, 0, 0}};
 #endif
+    /* every axis, also one without landings (its land[from] rows are
+     * empty): a test of land_dirs here was a branch the processor
+     * mispredicted often */
     for (int ax = 0; ax < 4; ax++) {
-        if (!(dirs & (0x11u << ax)))
-            continue;
         unsigned l = t->line[from][ax], q = t->lpos[from][ax], up, lo;
         mo_line_near(p->lm[l], q, &up, &lo);
         int pa = t->lcell[l][q + up - 1], pb = t->lcell[l][lo + 1];
