@@ -138,6 +138,13 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     if (ab_mate_distance(ply, &alpha, &beta))
         return alpha;
 
+    /* Step 4's evaluation, taken first: the table bucket, prefetched when
+     * the parent made the move, mostly comes from memory meanwhile (the
+     * value is the same; a cut by the table leaves it unused) */
+    int prunable = g->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
+                   alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND;
+    int v = prunable ? ab_eval(t) : 0;
+
     /* Step 3. Transposition table. */
     Key key = g->key(t->pos);
     TTHit h;
@@ -156,9 +163,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     /* Step 4. The game's pruning in the last plies (Game.prune): a cut on
      * the evaluation, or only the noisy moves and the first. */
     int futile = 0;
-    if (g->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
-        alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND) {
-        int v = ab_eval(t);
+    if (prunable) {
         int pr = g->prune(t->pos, depth, v, alpha, beta);
         if (pr == PRUNE_CUT) {
             t->horizon++;
