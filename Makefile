@@ -18,7 +18,7 @@
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE     := -std=c11 -D_GNU_SOURCE -pthread -Iengine -Iprotocol -MMD -MP
-RELEASE  := -O3 -march=native -flto=auto
+RELEASE  := -O3 -march=native -flto=auto -fno-pie -no-pie
 TESTOPT  := -O2 -g -Werror
 TSANOPT  := -O1 -g -Werror -fsanitize=thread
 CLANG    ?= clang
