@@ -95,9 +95,6 @@ __attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const
     return fw + morelli_frame_val[nv] - morelli_frame_val[v];
 }
 
-_Static_assert(offsetof(MoCounts, f2) == offsetof(MoCounts, f3) + 2,
-               "f3 and f2 make one word");
-
 /* The first `bytes` of a position copied in 32-byte vectors (a plain
  * structure copy becomes `rep movs`, slower to start for a few hundred
  * bytes); the tail of bytes % 32 by memcpy.  `bytes` is a constant. */
@@ -231,15 +228,13 @@ static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
         p->c.bsum[s ^ 1] = (int16_t)bsum_o;
     }
     /* the frame counts, orbit byte by orbit byte */
-    uint32_t fw;
-    unsigned char *fb = (unsigned char *)&p->c + offsetof(MoCounts, f3);
-    memcpy(&fw, fb, sizeof fw);
+    uint32_t fw = mo_frames_get(&p->c);
     unsigned us = orb_unit(s);
     fw = orb_change(p, t, from, 0x100u - us, fw);
     fw = orb_change(p, t, to, us, fw);
     for (unsigned c = MO_CAPS(m); c; c &= c - 1)
         fw = orb_change(p, t, to + t->delta[__builtin_ctz(c)], us - orb_unit(s ^ 1), fw);
-    memcpy(fb, &fw, sizeof fw);
+    mo_frames_set(&p->c, fw);
 
     Key k = p->key;
     bits_clear(&p->stones[s], from);

@@ -31,8 +31,10 @@
 #ifndef MORELLI_MORELLI_MORELLI_H
 #define MORELLI_MORELLI_MORELLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "game.h"
 #include "morelli_options.h"
@@ -157,6 +159,20 @@ typedef struct MoCounts {
     uint8_t f3[2];   /* orbits with 3 of the side's stones and no other */
     uint8_t f2[2];   /* orbits with 2 of the side's stones and no other */
 } MoCounts;
+_Static_assert(offsetof(MoCounts, f2) == offsetof(MoCounts, f3) + 2, "f3 and f2 make one word");
+
+/* The frame counts f3[0], f3[1], f2[0], f2[1] as one word (the form of
+ * morelli_frame_val), read and written. */
+static inline uint32_t mo_frames_get(const MoCounts *c)
+{
+    uint32_t fw;
+    memcpy(&fw, c->f3, sizeof fw);
+    return fw;
+}
+static inline void mo_frames_set(MoCounts *c, uint32_t fw)
+{
+    memcpy(c->f3, &fw, sizeof fw);
+}
 
 typedef struct MoPos {
     Bits stones[2];

@@ -173,8 +173,7 @@ static void frame_val_fill(void)
             c.f3[1] = b == 3;
             c.f2[1] = b == 2;
         }
-        memcpy(&morelli_frame_val[v], (unsigned char *)&c + offsetof(MoCounts, f3),
-               sizeof morelli_frame_val[v]);
+        morelli_frame_val[v] = mo_frames_get(&c);
     }
 }
 
@@ -250,5 +249,5 @@ void mo_derive(MoPos *p)
     uint32_t fw = 0;
     for (size_t i = 0; i < sizeof p->orb; i++)
         fw += morelli_frame_val[p->orb[i]];
-    memcpy((unsigned char *)&p->c + offsetof(MoCounts, f3), &fw, sizeof fw);
+    mo_frames_set(&p->c, fw);
 }
