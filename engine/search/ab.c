@@ -68,7 +68,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     for (int i = 0; i < k; i++) {
         Move m = mv[i];
         ab_make(t, m, ply);
-        __builtin_prefetch(ab_eval_slot(t, g->key(t->pos))); /* the child's stand-pat */
+        ab_prefetch_child(t, 0, 1); /* the child's stand-pat */
         score = g->side_to_move(t->pos) == stm
                     ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
                     : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
@@ -141,12 +141,12 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     /* Step 4's evaluation, taken first: the table bucket, prefetched when
      * the parent made the move, mostly comes from memory meanwhile (the
      * value is the same; a cut by the table leaves it unused) */
+    Key key = g->key(t->pos);
     int prunable = g->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
                    alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND;
-    int v = prunable ? ab_eval(t) : 0;
+    int v = prunable ? ab_eval_key(t, key) : 0;
 
     /* Step 3. Transposition table. */
-    Key key = g->key(t->pos);
     TTHit h;
     Move tt_move = MOVE_NONE;
     if (tt_probe(&c->s->tt, key, ply, &h)) {
@@ -204,16 +204,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
             continue;
         }
         ab_make(t, m, ply);
-        {
-            /* what the child reads first, on the way: its table bucket
-             * (when it probes the table), its evaluation cache slot (in
-             * the last plies, where it evaluates) */
-            Key ck = g->key(t->pos);
-            if (depth > 1)
-                __builtin_prefetch(&c->s->tt.buckets[tt_index(ck, c->s->tt.nbuckets)]);
-            if (depth <= PRUNE_DEPTH + 1)
-                __builtin_prefetch(ab_eval_slot(t, ck));
-        }
+        /* the child probes the table above the horizon, and evaluates in
+         * the last plies and in the quiescence search */
+        ab_prefetch_child(t, depth > 1, depth <= PRUNE_DEPTH + 1);
         if (i == 0) {
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {

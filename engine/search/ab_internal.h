@@ -30,13 +30,14 @@
 
 /* Evaluation cache slot: positions transpose a lot and some evaluations
  * (Morelli's) cost far more than a move.  One word a slot: the key's bits
- * 16..63, and in the low 16 bits the score (search_eval's values fit), so
- * the cache is 128 KB (1 << ECACHE_BITS slots) and stays in the
- * second-level cache: with 16 bytes a slot and 1 << 16 slots (1 MB) most
- * lookups missed there (docs/benchmarks.md, issue 10, sixth pass).  The
- * index and the stored bits check 62 of the key's 64 bits. */
+ * 16..63, and in the low 16 bits (ECACHE_SCORE) the score (search_eval's
+ * values fit), so the cache is 128 KB (1 << ECACHE_BITS slots) and stays
+ * in the second-level cache: with 16 bytes a slot and 1 << 16 slots (1 MB)
+ * most lookups missed there (docs/benchmarks.md, issue 10, "Memory
+ * stalls").  The index and the stored bits check 62 of the key's 64 bits. */
 typedef uint64_t EvalSlot;
 #define ECACHE_MASK (((Key)1 << ECACHE_BITS) - 1)
+#define ECACHE_SCORE ((Key)0xFFFF)
 _Static_assert(SCORE_MATE_BOUND <= 32768, "a score in the slot's low bits");
 
 typedef struct AbThread {
@@ -129,24 +130,40 @@ static inline int ab_tick(AbThread *t)
     return t->aborted;
 }
 
-/* The evaluation cache's slot of the key k (ab.c prefetches it when a move
- * is made, before the child evaluates). */
+/* The evaluation cache's slot of the key k. */
 static inline EvalSlot *ab_eval_slot(const AbThread *t, Key k)
 {
     return &t->ecache[k & ECACHE_MASK];
 }
 
-/* The evaluation through the cache.  A key whose bits above the index are
- * all 0 is not cached (an empty slot holds 0). */
-static inline int ab_eval(AbThread *t)
+/* What the child of a move just made reads first, fetched on the way: its
+ * table bucket (bucket: when it probes the table) and its evaluation cache
+ * slot (eval: when it evaluates). */
+static inline void ab_prefetch_child(const AbThread *t, int bucket, int eval)
 {
-    Key k = t->g->key(t->pos), tag = k & ~(ECACHE_MASK | 0xFFFF);
+    Key k = t->g->key(t->pos);
+    if (bucket)
+        __builtin_prefetch(&t->c->s->tt.buckets[tt_index(k, t->c->s->tt.nbuckets)]);
+    if (eval)
+        __builtin_prefetch(ab_eval_slot(t, k));
+}
+
+/* The evaluation of the position, whose key is k, through the cache.  A
+ * key whose bits 16..63 are all 0 is not cached (an empty slot holds 0). */
+static inline int ab_eval_key(AbThread *t, Key k)
+{
+    Key tag = k & ~ECACHE_SCORE;
     EvalSlot *e = ab_eval_slot(t, k);
-    if ((*e & ~(Key)0xFFFF) == tag && tag != 0)
+    if ((*e & ~ECACHE_SCORE) == tag && tag != 0)
         return (int16_t)(uint16_t)*e;
     int v = search_eval(t->g, t->pos);
     *e = tag | (uint16_t)(int16_t)v;
     return v;
+}
+
+static inline int ab_eval(AbThread *t)
+{
+    return ab_eval_key(t, t->g->key(t->pos));
 }
 
 static inline void ab_make(AbThread *t, Move m, int ply)
