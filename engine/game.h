@@ -224,6 +224,11 @@ struct game {
      * only the noisy moves and the first are searched) or PRUNE_NONE.
      * The game says where its evaluation does not see a threat. */
     int (*prune)(const void *pos, int depth, int eval, int alpha, int beta);
+    /* Optional (NULL: no extensions): non-zero when the side to move's
+     * reply is forced (it must parry a single threat and has nothing
+     * stronger, like a check in chess); alpha-beta then does not count
+     * the ply of this node, within a budget per path. */
+    int (*forced)(const void *pos);
 };
 
 /* The parts of Game.picture: the board's size after the game's name in the
