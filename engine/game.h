@@ -229,6 +229,11 @@ struct game {
      * stronger, like a check in chess); alpha-beta then does not count
      * the ply of this node, within a budget per path. */
     int (*forced)(const void *pos);
+    /* Optional (NULL: the caller makes the move and asks key): the key
+     * the position will have after the legal move m, without making it,
+     * so that a search can fetch the child's table entry while it makes
+     * the move. */
+    Key (*key_after)(const void *pos, Move m);
 };
 
 /* The parts of Game.picture: the board's size after the game's name in the
