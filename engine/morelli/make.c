@@ -32,6 +32,53 @@ __attribute__((always_inline)) static inline Key flip_captures(MoPos *p, const M
 }
 
 /* ------------------------------------------------------------------------
+ * The key after a move, from the position before it (Game.key_after: the
+ * search fetches the child's table entry with it while it makes the
+ * move).  A placement's make uses placement_key; a slide's computes the
+ * same as slide_key along with its captures (flip_captures: one loop over
+ * them, measured 1% fewer instructions of a search than calling
+ * slide_key).
+ * --------------------------------------------------------------------- */
+
+/* After the placement on `to` (and on its facing cell in pairs). */
+static inline Key placement_key(const MoPos *p, const MoTables *t, int to)
+{
+    const int s = p->stm;
+    Key k = p->key ^ morelli_zob_stone[s][to];
+    int count = p->count + 1;
+    if (p->pairs) {
+        k ^= morelli_zob_stone[s ^ 1][t->opposite[to]];
+        count++;
+    }
+    int ns = count < p->ring ? placement_side(count, p->pairs) : SIDE_P1;
+    return ns != s ? k ^ morelli_zob_white : k;
+}
+
+/* After the slide m: the stone, the stones it turns over, the king. */
+static inline Key slide_key(const MoPos *p, const MoTables *t, Move m)
+{
+    const int s = p->stm, to = MO_TO(m);
+    Key k = p->key ^ morelli_zob_stone[s][MO_FROM(m)] ^ morelli_zob_stone[s][to] ^
+            morelli_zob_white;
+    for (unsigned c = MO_CAPS(m); c; c &= c - 1) {
+        int x = to + t->delta[__builtin_ctz(c)];
+        k ^= morelli_zob_stone[0][x] ^ morelli_zob_stone[1][x];
+    }
+    if (m & MO_ENTHRONE) {
+        if (p->throne)
+            k ^= morelli_zob_king[p->throne - 1];
+        k ^= morelli_zob_king[s];
+    }
+    return k;
+}
+
+Key mo_key_after(const MoPos *p, Move m)
+{
+    const MoTables *t = mo_tables(p);
+    return m & MO_PLACE ? placement_key(p, t, MO_TO(m)) : slide_key(p, t, m);
+}
+
+/* ------------------------------------------------------------------------
  * The landing counts.  A stone's landings along a ray are the cells of
  * bands below its own up to the first occupied cell (tables.c: land_before,
  * land_count).  When a cell x is filled or emptied, only the stones whose
@@ -132,7 +179,8 @@ __attribute__((always_inline)) static inline void make_placement(MoPos *p, const
                                                                  int to, const int counts)
 {
     const int s = p->stm;
-    Key k = p->key ^ morelli_zob_stone[s][to];
+    if (counts)
+        p->key = placement_key(p, t, to);
     bits_set(&p->stones[s], to);
     mo_line_flip(p, t, to);
     p->orb[t->orbit_id[to]] += orb_unit(s);
@@ -144,7 +192,6 @@ __attribute__((always_inline)) static inline void make_placement(MoPos *p, const
     }
     if (p->pairs) {
         int o = t->opposite[to];
-        k ^= morelli_zob_stone[s ^ 1][o];
         bits_set(&p->stones[s ^ 1], o);
         mo_line_flip(p, t, o);
         p->orb[t->orbit_id[o]] += orb_unit(s ^ 1);
@@ -155,12 +202,7 @@ __attribute__((always_inline)) static inline void make_placement(MoPos *p, const
             p->c.bsum[s ^ 1] = (int16_t)(p->c.bsum[s ^ 1] + t->band[o]);
         }
     }
-    int ns = p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1;
-    if (ns != s)
-        k ^= morelli_zob_white;
-    if (counts)
-        p->key = k;
-    p->stm = (uint8_t)ns;
+    p->stm = (uint8_t)(p->count < p->ring ? placement_side(p->count, p->pairs) : SIDE_P1);
 }
 
 /* The move m of p, the position saved in u first.  counts (a constant at

@@ -182,6 +182,11 @@ static Key mo_key(const void *pos)
     return ((const MoPos *)pos)->key;
 }
 
+static Key mo_key_after_v(const void *pos, Move m)
+{
+    return mo_key_after(pos, m);
+}
+
 static Key mo_key_from_scratch(const void *pos)
 {
     return mo_key_scratch(pos);
@@ -404,5 +409,6 @@ const Game game_morelli = {
     .print_weights = morelli_print_weights,
     .plies_left = mo_plies_left,
     .prune = mo_prune,
+    .key_after = mo_key_after_v,
     .picture = morelli_picture,
 };

@@ -67,8 +67,9 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     }
     for (int i = 0; i < k; i++) {
         Move m = mv[i];
+        ab_prefetch_child(t, m, 0, 0, 1); /* the child's stand-pat */
         ab_make(t, m, ply);
-        ab_prefetch_child(t, 0, 1); /* the child's stand-pat */
+        ab_prefetch_child(t, m, 1, 0, 1);
         score = g->side_to_move(t->pos) == stm
                     ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
                     : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
@@ -203,10 +204,12 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
                 break;
             continue;
         }
-        ab_make(t, m, ply);
         /* the child probes the table above the horizon, and evaluates in
          * the last plies and in the quiescence search */
-        ab_prefetch_child(t, depth > 1, depth <= PRUNE_DEPTH + 1);
+        int pf_tt = depth > 1, pf_eval = depth <= PRUNE_DEPTH + 1;
+        ab_prefetch_child(t, m, 0, pf_tt, pf_eval);
+        ab_make(t, m, ply);
+        ab_prefetch_child(t, m, 1, pf_tt, pf_eval);
         if (i == 0) {
             score = ab_child(t, stm, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {

@@ -136,12 +136,19 @@ static inline EvalSlot *ab_eval_slot(const AbThread *t, Key k)
     return &t->ecache[k & ECACHE_MASK];
 }
 
-/* What the child of a move just made reads first, fetched on the way: its
- * table bucket (bucket: when it probes the table) and its evaluation cache
- * slot (eval: when it evaluates). */
-static inline void ab_prefetch_child(const AbThread *t, int bucket, int eval)
+/* What the child of the move m reads first, fetched on the way: its table
+ * bucket (bucket: when it probes the table) and its evaluation cache slot
+ * (eval: when it evaluates).  Before m is made when the game tells the
+ * child's key (Game.key_after: the loads then have the whole make to
+ * arrive), else after (after: 1 when m is made). */
+static inline void ab_prefetch_child(const AbThread *t, Move m, int after, int bucket, int eval)
 {
-    Key k = t->g->key(t->pos);
+    const Game *g = t->g;
+    if (!bucket && !eval)
+        return;
+    if ((g->key_after == NULL) != after)
+        return;
+    Key k = after ? g->key(t->pos) : g->key_after(t->pos, m);
     if (bucket)
         __builtin_prefetch(&t->c->s->tt.buckets[tt_index(k, t->c->s->tt.nbuckets)]);
     if (eval)
