@@ -132,11 +132,14 @@ __attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int
                            _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
 }
 
-/* Both colours of p, Black low, White high (boards up to 11x11). */
+/* Both colours of p, Black low, White high (boards up to 11x11): two
+ * vector loads (built from four words, the register was at times stored
+ * word by word and read back whole, a load that stalls). */
 static inline __m256i colour_halves(const MoPos *p)
 {
-    return _mm256_set_epi64x((long long)p->stones[1].w[1], (long long)p->stones[1].w[0],
-                             (long long)p->stones[0].w[1], (long long)p->stones[0].w[0]);
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p->stones[0].w)),
+        _mm_loadu_si128((const __m128i *)p->stones[1].w), 1);
 }
 
 /* The capture cells of direction d, step k, of both colours (bw from
@@ -309,16 +312,21 @@ __attribute__((always_inline)) static inline void capture_classes_small(const Mo
         g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
         g1 = _mm256_or_si256(g1, c);
     }
-    Bits fr = bits_andnot(t->board, mo_occupied(p));
-    bits_clear(&fr, t->centre);
-    __m256i free_cells = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)fr.w));
-    uint64_t o[8];
-    _mm256_storeu_si256((__m256i *)o, _mm256_and_si256(g1, free_cells));
-    _mm256_storeu_si256((__m256i *)(o + 4), _mm256_and_si256(g2, free_cells));
-    cc->ge[0][0] = (Bits){{o[0], o[1], 0}};
-    cc->ge[1][0] = (Bits){{o[2], o[3], 0}};
-    cc->ge[0][1] = (Bits){{o[4], o[5], 0}};
-    cc->ge[1][1] = (Bits){{o[6], o[7], 0}};
+    /* the free cells but the Throne, from both colours' halves and the
+     * tables (a set cleared in memory word by word and read back as a
+     * vector stalled the load: the store cannot be forwarded) */
+    __m128i occ = _mm_or_si128(_mm256_castsi256_si128(bw), _mm256_extracti128_si256(bw, 1));
+    __m128i not_free = _mm_or_si128(occ, _mm_loadu_si128((const __m128i *)t->throne.w));
+    __m256i free_cells = _mm256_broadcastsi128_si256(
+        _mm_andnot_si128(not_free, _mm_loadu_si128((const __m128i *)t->board.w)));
+    /* each set's two words stored as one vector: the evaluation reads
+     * them so (two word stores read back as one vector stalled) */
+    __m256i c1 = _mm256_and_si256(g1, free_cells), c2 = _mm256_and_si256(g2, free_cells);
+    _mm_storeu_si128((__m128i *)cc->ge[0][0].w, _mm256_castsi256_si128(c1));
+    _mm_storeu_si128((__m128i *)cc->ge[1][0].w, _mm256_extracti128_si256(c1, 1));
+    _mm_storeu_si128((__m128i *)cc->ge[0][1].w, _mm256_castsi256_si128(c2));
+    _mm_storeu_si128((__m128i *)cc->ge[1][1].w, _mm256_extracti128_si256(c2, 1));
+    cc->ge[0][0].w[2] = cc->ge[1][0].w[2] = cc->ge[0][1].w[2] = cc->ge[1][1].w[2] = 0;
 }
 
 __attribute__((noinline)) static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
@@ -336,9 +344,10 @@ __attribute__((noinline)) static void capture_classes_13(const MoPos *p, MoCapCl
         w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));
         w1 = _mm256_or_si256(w1, cw);
     }
-    Bits fr = bits_andnot(t->board, mo_occupied(p));
-    bits_clear(&fr, t->centre);
-    __m256i free_cells = m256_of(&fr);
+    /* the free cells but the Throne, in registers (see above) */
+    __m256i free_cells =
+        _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(bl, wh), m256_of(&t->throne)),
+                            m256_of(&t->board));
     cc->ge[0][0] = bits_of_m256(_mm256_and_si256(b1, free_cells));
     cc->ge[0][1] = bits_of_m256(_mm256_and_si256(b2, free_cells));
     cc->ge[1][0] = bits_of_m256(_mm256_and_si256(w1, free_cells));
@@ -562,21 +571,33 @@ int mo_has_move(const MoPos *p)
  * --------------------------------------------------------------------- */
 
 
+/* The cell c added to the set of words w (in registers: a set built in
+ * memory word by word and read back as a vector stalls the load, the
+ * stores cannot be forwarded to it). */
+static inline void words_set(uint64_t w[3], int c)
+{
+    uint64_t bit = (uint64_t)1 << (c & 63);
+    unsigned k = (unsigned)c >> 6;
+    w[0] |= k == 0 ? bit : 0;
+    w[1] |= k == 1 ? bit : 0;
+    w[2] |= k == 2 ? bit : 0;
+}
+
 /* The stones of side s that can land on `to`, by the line masks. */
 static Bits movers_lines(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
-    Bits out = {{0, 0, 0}};
+    uint64_t w[3] = {0, 0, 0};
     for (int ax = 0; ax < 4; ax++) {
         int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
         if (t->band[a] > bt && bits_test(&p->stones[s], a))
-            bits_set(&out, a);
+            words_set(w, a);
         if (t->band[b] > bt && bits_test(&p->stones[s], b))
-            bits_set(&out, b);
+            words_set(w, b);
     }
-    return out;
+    return (Bits){{w[0], w[1], w[2]}};
 }
 
 /* The same by the rays and occ, for positions whose line masks are not
