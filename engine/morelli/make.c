@@ -228,7 +228,10 @@ static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
         return;
     }
     int from = MO_FROM(m);
-    int mob[2] = {p->c.mob[0], p->c.mob[1]};
+    /* the landing counts by colour (mob_cell's) and the changes of the
+     * mover's and the other side's (mine, theirs): indexed by the side,
+     * the array lived in memory and its stores stalled later loads */
+    int mob[2] = {p->c.mob[0], p->c.mob[1]}, mine = 0, theirs = 0;
     /* the stone leaves from, lands on to, the king may take the Throne,
      * then the captured stones change sides (occupancy unchanged) */
     /* the stone's own landings from `from` and from `to` come from the
@@ -242,7 +245,7 @@ static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
          * out: only the stone's own landings change */
         int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
                                                  : mob_cell(p, t, from, 1, mob);
-        mob[s] += mob_cell(p, t, to, -1, mob) - left;
+        mine += mob_cell(p, t, to, -1, mob) - left;
     }
     mo_line_flip(p, t, to);
     if (counts)
@@ -257,15 +260,15 @@ static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
         int x = to + t->delta[__builtin_ctz(c)];
         if (counts) {
             int r = mo_landings(p, t, x);
-            mob[s] += r;
-            mob[s ^ 1] -= r;
+            mine += r;
+            theirs -= r;
         }
         bsum_s += t->band[x];
         bsum_o -= t->band[x];
     }
     if (counts) {
-        p->c.mob[0] = (int16_t)mob[0];
-        p->c.mob[1] = (int16_t)mob[1];
+        p->c.mob[0] = (int16_t)(mob[0] + (s ? theirs : mine));
+        p->c.mob[1] = (int16_t)(mob[1] + (s ? mine : theirs));
         p->c.bsum[s] = (int16_t)bsum_s;
         p->c.bsum[s ^ 1] = (int16_t)bsum_o;
     }
