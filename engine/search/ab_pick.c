@@ -227,15 +227,20 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                         top[j] = top[j - 1];
                     top[j] = x;
                 }
-                for (int i = k; i < nq; i++) { /* a larger key evicts the least */
+                /* a larger key evicts the least, kept in a register
+                 * (least): read from the run after each store into it,
+                 * the test waited on the stores' addresses */
+                uint64_t least = top[1];
+                for (int i = k; i < nq; i++) {
                     uint64_t x = qk[i];
-                    if (x < top[1])
+                    if (x < least)
                         continue;
-                    qk[i] = top[1];
+                    qk[i] = least;
                     int j = 1;
                     for (; top[j + 1] < x; j++)
                         top[j] = top[j + 1];
                     top[j] = x;
+                    least = top[1];
                 }
                 memcpy(qk, top + 1, (size_t)k * sizeof *qk);
                 pk->top = k;
