@@ -138,15 +138,17 @@ static inline EvalSlot *ab_eval_slot(const AbThread *t, Key k)
 
 /* What the child of the move m reads first, fetched on the way: its table
  * bucket (bucket: when it probes the table) and its evaluation cache slot
- * (eval: when it evaluates).  Before m is made when the game tells the
- * child's key (Game.key_after: the loads then have the whole make to
- * arrive), else after (after: 1 when m is made). */
+ * (eval: when it evaluates).  A bucket (in memory) before m is made when
+ * the game tells the child's key (Game.key_after: the load then has the
+ * whole make to arrive), the slot with it; else both after (after: 1
+ * when m is made): the slot alone (the cache stays in the second-level
+ * cache) is not worth key_after's work. */
 static inline void ab_prefetch_child(const AbThread *t, Move m, int after, int bucket, int eval)
 {
     const Game *g = t->g;
     if (!bucket && !eval)
         return;
-    if ((g->key_after == NULL) != after)
+    if ((g->key_after != NULL && bucket) == after)
         return;
     Key k = after ? g->key(t->pos) : g->key_after(t->pos, m);
     if (bucket)
