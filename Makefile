@@ -36,18 +36,48 @@ REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 
 all: build/morelli build/match
 
+# Profile-guided (PGO=1, the default when CC is gcc; PGO=0 builds in one
+# pass): the objects are first built instrumented in build/pgo/, that
+# engine runs bench/pgo_train.sh (about 2 s), and build/obj/ is compiled
+# with the counts it left (one .gcda an object, copied beside it).  Any
+# source changed rebuilds both passes.
+ifeq ($(origin PGO),undefined)
+PGO := $(if $(findstring gcc version,$(shell $(CC) -v 2>&1)),1,0)
+endif
+ifeq ($(PGO),1)
+PGO_OBJ  := $(LIB_SRC:%.c=build/pgo/%.o) build/pgo/protocol/main.o
+PGO_USE  := -fprofile-use -fprofile-partial-training -Wno-missing-profile
+
+build/pgo/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=single $(CFLAGS) -c $< -o $@
+
+build/pgo/morelli: $(PGO_OBJ)
+	$(CC) $(RELEASE) -fprofile-generate $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
+	@find build/pgo -name '*.gcda' -delete
+	sh bench/pgo_train.sh build/pgo/morelli
+	@touch $@
+
+build/obj/%.o: %.c build/pgo/profile
+	@mkdir -p $(dir $@)
+	@if [ -f build/pgo/$*.gcda ]; then cp build/pgo/$*.gcda build/obj/$*.gcda; else rm -f build/obj/$*.gcda; fi
+	$(CC) $(BASE) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@
+else
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@
+endif
 
 build/morelli: build/obj/protocol/main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/match: build/obj/bench/match_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tools (not part of `make` or `make test`) -----------------------------
 #   make tools      build/eval_tune (docs/tuning.md), build/search_tune
@@ -56,7 +86,7 @@ TOOL_BINS := build/eval_tune build/search_tune
 tools: $(TOOL_BINS)
 
 $(TOOL_BINS): build/%: build/obj/bench/%_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------
 # $(1): flavour name, $(2): compile flags, $(3): compiler (empty: $(CC))
@@ -215,7 +245,7 @@ fuzz: $(FUZZ_BINS)
 .PHONY: fuzz
 
 # protocol/bench_data.c embeds bench/positions.txt with .incbin.
-build/obj/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
+build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
 .PHONY: all test sanitize bench run clean cmocka tools test-clang tsan bench-check doccheck
