@@ -39,8 +39,10 @@ all: build/morelli build/match
 # Profile-guided (PGO=1, the default when CC is gcc; PGO=0 builds in one
 # pass): the objects are first built instrumented in build/pgo/, that
 # engine runs bench/pgo_train.sh (about 2 s), and build/obj/ is compiled
-# with the counts it left (one .gcda an object, copied beside it).  Any
-# source changed rebuilds both passes.
+# with the counts it left.  The instrumented objects take the release
+# objects' names for their counts (-dumpbase: gcc names a static
+# function's counts after the object), so each .gcda is written beside the
+# object that reads it.  Any source changed rebuilds both passes.
 ifeq ($(origin PGO),undefined)
 PGO := $(if $(findstring gcc version,$(shell $(CC) -v 2>&1)),1,0)
 endif
@@ -49,20 +51,20 @@ PGO_OBJ  := $(LIB_SRC:%.c=build/pgo/%.o) build/pgo/protocol/main.o
 PGO_USE  := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 
 build/pgo/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=single $(CFLAGS) -c $< -o $@
+	@mkdir -p $(dir $@) $(dir build/obj/$*)
+	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=single \
+		-dumpbase build/obj/$*.c -dumpbase-ext .c -MF build/pgo/$*.d $(CFLAGS) -c $< -o $@
 
 build/pgo/morelli: $(PGO_OBJ)
 	$(CC) $(RELEASE) -fprofile-generate $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
-	@find build/pgo -name '*.gcda' -delete
+	@find build/obj -name '*.gcda' -delete
 	sh bench/pgo_train.sh build/pgo/morelli
 	@touch $@
 
 build/obj/%.o: %.c build/pgo/profile
 	@mkdir -p $(dir $@)
-	@if [ -f build/pgo/$*.gcda ]; then cp build/pgo/$*.gcda build/obj/$*.gcda; else rm -f build/obj/$*.gcda; fi
 	$(CC) $(BASE) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@
 else
 build/obj/%.o: %.c
