@@ -38,7 +38,7 @@ all: build/morelli build/match
 
 # Profile-guided (PGO=1, the default when CC is gcc; PGO=0 builds in one
 # pass): the objects are first built instrumented in build/pgo/, that
-# engine runs bench/pgo_train.sh (about 2 s), and build/obj/ is compiled
+# engine runs bench/pgo_train.sh (about 5 s), and build/obj/ is compiled
 # with the counts it left.  The instrumented objects take the release
 # objects' names for their counts (-dumpbase: gcc names a static
 # function's counts after the object), so each .gcda is written beside the
@@ -52,7 +52,7 @@ PGO_USE  := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 
 build/pgo/%.o: %.c
 	@mkdir -p $(dir $@) $(dir build/obj/$*)
-	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=single \
+	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
 		-dumpbase build/obj/$*.c -dumpbase-ext .c -MF build/pgo/$*.d $(CFLAGS) -c $< -o $@
 
 build/pgo/morelli: $(PGO_OBJ)
