@@ -42,13 +42,15 @@ all: build/morelli build/match
 # with the counts it left.  The instrumented objects take the release
 # objects' names for their counts (-dumpbase: gcc names a static
 # function's counts after the object), so each .gcda is written beside the
-# object that reads it.  Any source changed rebuilds both passes.
+# object that reads it (-fprofile-correction: counts a thread left
+# inconsistent are smoothed, not an error).  Any source changed rebuilds
+# both passes.
 ifeq ($(origin PGO),undefined)
 PGO := $(if $(findstring gcc version,$(shell $(CC) -v 2>&1)),1,0)
 endif
 ifeq ($(PGO),1)
 PGO_OBJ  := $(LIB_SRC:%.c=build/pgo/%.o) build/pgo/protocol/main.o
-PGO_USE  := -fprofile-use -fprofile-partial-training -Wno-missing-profile
+PGO_USE  := -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-missing-profile
 
 build/pgo/%.o: %.c
 	@mkdir -p $(dir $@) $(dir build/obj/$*)
