@@ -4,6 +4,7 @@
 #   make test       cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make test-clang the same suite built by clang
+#   make test-native the same suite built for this machine's instructions
 #   make tsan       searches (Threads=2) and a match (concurrency 2) under ThreadSanitizer
 #   make bench-check  the bench signature against bench/signature.txt
 #   make bench      speed table (perft, search, playouts)
@@ -114,8 +115,11 @@ build/$(1)/all: build/$(1)/morelli $$($(1)_BINS)
 endef
 $(eval $(call FLAVOUR,test,$(TESTOPT)))
 $(eval $(call FLAVOUR,san,$(SANOPT)))
-# The same suite built by clang (make test-clang), and ThreadSanitizer (make tsan).
+# The same suite built by clang (make test-clang), for this machine's
+# instructions (make test-native: the AVX2, BMI2 paths the release build
+# takes, which the plain -O2 builds leave out), and ThreadSanitizer (make tsan).
 $(eval $(call FLAVOUR,clang,$(TESTOPT),$(CLANG)))
+$(eval $(call FLAVOUR,native,$(TESTOPT) -march=native))
 $(eval $(call FLAVOUR,tsan,$(TSANOPT)))
 
 # A compiler, then cmocka: from the system, or apt-get as root, or else fetched
@@ -142,6 +146,13 @@ test-clang:
 	@CC="$(CLANG)" sh tests/ensure-cmocka.sh "make test-clang"
 	@$(MAKE) --no-print-directory build/clang/all
 	@MORELLI_BIN=build/clang/morelli sh tests/run.sh $(clang_BINS)
+
+# The suite built with -march=native: the code under __AVX2__ and __BMI2__
+# that the release build runs.
+test-native:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-native"
+	@$(MAKE) --no-print-directory build/native/all
+	@MORELLI_BIN=build/native/morelli sh tests/run.sh $(native_BINS)
 
 # ThreadSanitizer: searches with Threads=2 in every game and a match with
 # concurrency 2 (tests/tsan.sh); any report fails.
@@ -249,8 +260,10 @@ fuzz: $(FUZZ_BINS)
 .PHONY: fuzz
 
 # protocol/bench_data.c embeds bench/positions.txt with .incbin.
-build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/protocol/bench_data.o build/san/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
+build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/protocol/bench_data.o \
+	build/san/protocol/bench_data.o build/clang/protocol/bench_data.o build/native/protocol/bench_data.o \
+	build/tsan/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
-.PHONY: all test sanitize bench run clean cmocka tools test-clang tsan bench-check doccheck
+.PHONY: all test sanitize bench run clean cmocka tools test-clang test-native tsan bench-check doccheck
 -include $(shell find build -name '*.d' 2>/dev/null)
