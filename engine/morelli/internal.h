@@ -28,10 +28,10 @@
  */
 #define MORELLI_MAX_MOVES 9440
 
-/* The undo record: the whole position before the move (unmake copies it
- * back: fewer instructions than undoing the line masks, orbit bytes and
- * colours cell by cell); perft's make fills only the part before
- * MoPos.white (make.c). */
+/* The undo record: the position before the move, the parts of it the
+ * board size uses (unmake copies them back: fewer instructions than
+ * undoing the line masks, orbit bytes and colours cell by cell); perft's
+ * make leaves out the colour bytes MoPos.white (make.c, pos_save). */
 typedef struct MoUndo {
     MoPos pos;
 } MoUndo;

@@ -142,36 +142,65 @@ __attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const
     return fw + morelli_frame_val[nv] - morelli_frame_val[v];
 }
 
-/* The first `bytes` of a position copied in 32-byte vectors (a plain
- * structure copy becomes `rep movs`, slower to start for a few hundred
- * bytes); the tail of bytes % 32 by memcpy.  `bytes` is a constant. */
+/* Parts of a position copied in 32-byte vectors (a plain structure copy
+ * becomes `rep movs`, slower to start for a few hundred bytes). */
 typedef uint64_t PosChunk __attribute__((vector_size(32), aligned(8), may_alias));
 
-__attribute__((always_inline)) static inline void pos_copy(MoPos *dst, const MoPos *src,
-                                                           const size_t bytes)
+/* `chunks` vectors from byte `at` of src to the same place in dst; both
+ * constants. */
+__attribute__((always_inline)) static inline void pos_chunks(MoPos *dst, const MoPos *src,
+                                                             const size_t at, const size_t chunks)
 {
-    const size_t chunks = bytes / sizeof(PosChunk);
-    PosChunk *d = (PosChunk *)(void *)dst;
-    const PosChunk *s = (const PosChunk *)(const void *)src;
+    PosChunk *d = (PosChunk *)(void *)((char *)dst + at);
+    const PosChunk *s = (const PosChunk *)(const void *)((const char *)src + at);
     for (size_t i = 0; i < chunks; i++)
         d[i] = s[i];
-    memcpy((char *)dst + chunks * sizeof(PosChunk), (const char *)src + chunks * sizeof(PosChunk),
-           bytes % sizeof(PosChunk));
 }
 
-/* What the undo record holds and unmake copies back: the whole position
- * for the search's make; for perft's, which never changes the colour
- * bytes (MoPos.white, the last field), the fields before them, rounded up
- * to whole vectors (the few colour bytes this takes along come back as
- * they were). */
-#define PERFT_BYTES                                                                             \
-    ((offsetof(MoPos, white) + sizeof(PosChunk) - 1) / sizeof(PosChunk) * sizeof(PosChunk))
-_Static_assert(PERFT_BYTES <= sizeof(MoPos), "perft's undo within the position");
-
-static inline size_t undo_bytes(const int counts)
+/* What the undo record holds and unmake copies back, by board size (sz, a
+ * constant), in whole vectors: the fields before the line masks, the masks
+ * of the board's lines (6N - 2: 52, 64, 76), the bytes of its orbits (20,
+ * 30, 42) and, unless `white` is 0 (perft's make, which never changes
+ * them), the colour bytes of its cells (81, 121, 169).  On 9x9 bytes
+ * 0..191, 232..263 and 280..375 (320 bytes, 224 without the colours); on
+ * 11x11 0..223, 232..263 and 280..407 (384, 256); on 13x13 all 456 (288).
+ * The bytes left out, masks, orbit bytes and colour bytes past the board's,
+ * are always 0 and stay so. */
+__attribute__((always_inline)) static inline void pos_save(MoPos *dst, const MoPos *src,
+                                                           const int sz, const int white)
 {
-    return counts ? sizeof(MoPos) : PERFT_BYTES;
+    switch (sz) {
+    case 0:
+        pos_chunks(dst, src, 0, 6);
+        pos_chunks(dst, src, 232, 1);
+        if (white)
+            pos_chunks(dst, src, 280, 3);
+        break;
+    case 1:
+        pos_chunks(dst, src, 0, 7);
+        pos_chunks(dst, src, 232, 1);
+        if (white)
+            pos_chunks(dst, src, 280, 4);
+        break;
+    default:
+        pos_chunks(dst, src, 0, white ? 14 : 9);
+        if (white)
+            pos_chunks(dst, src, sizeof(MoPos) - sizeof(PosChunk), 1);
+        break;
+    }
 }
+
+#define MO_LM_END(lines) (offsetof(MoPos, lm) + 2 * (lines))
+#define MO_WHITE_END(cells) (offsetof(MoPos, white) + (cells))
+_Static_assert(MO_LM_END(52) <= 6 * sizeof(PosChunk) && MO_LM_END(64) <= 7 * sizeof(PosChunk),
+               "the line masks of 9x9 and 11x11 within their first vectors");
+_Static_assert(offsetof(MoPos, orb) == 232 && 232 + 30 <= 232 + sizeof(PosChunk) &&
+                   232 + 42 <= 9 * sizeof(PosChunk) && offsetof(MoPos, white) == 280,
+               "the orbit bytes of 9x9 and 11x11 in one vector, 13x13's in the first nine");
+_Static_assert(MO_WHITE_END(81) <= 280 + 3 * sizeof(PosChunk) &&
+                   MO_WHITE_END(121) <= 280 + 4 * sizeof(PosChunk) &&
+                   sizeof(MoPos) <= 15 * sizeof(PosChunk),
+               "the colour bytes of each size within its vectors");
 
 /* A placement on `to` (and its facing cell in pairs): ring cells, on
  * nobody's landing run. */
@@ -214,14 +243,15 @@ __attribute__((always_inline)) static inline void make_placement(MoPos *p, const
  * changed cell, mob_cell) and the colour bytes (MoPos.white) that only they
  * read, the band sums (MoCounts.bsum: the evaluation's and plies_left's)
  * and the key (the search's table).  Those keep the values they had before
- * the move.  Not forced inline: the compiler makes a copy for each value
- * of counts anyway, and forcing it cost the search's make about 1% more
- * instructions (callgrind). */
-static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
+ * the move.  sz (a constant too): the board size's tables, so that their
+ * addresses are constants (make_9, make_11, make_13 hold the search's
+ * three copies, mo_make_perft perft's). */
+__attribute__((always_inline)) static inline void make_move(MoPos *p, Move m, MoUndo *u,
+                                                            const int counts, const int sz)
 {
-    const MoTables *t = mo_tables(p);
+    const MoTables *t = &morelli_tables[sz];
     const int s = p->stm;
-    pos_copy(&u->pos, p, undo_bytes(counts));
+    pos_save(&u->pos, p, sz, counts);
     int to = MO_TO(m);
     if (m & MO_PLACE) {
         make_placement(p, t, to, counts);
@@ -297,23 +327,79 @@ static inline void make_move(MoPos *p, Move m, MoUndo *u, const int counts)
         p->key = k ^ morelli_zob_white;
 }
 
+/* One copy of make for each board size (sz a constant: the tables' addresses
+ * are constants). */
+__attribute__((noinline)) static void make_9(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 1, 0);
+}
+__attribute__((noinline)) static void make_11(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 1, 1);
+}
+__attribute__((noinline)) static void make_13(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 1, 2);
+}
+
 void mo_make(MoPos *p, Move m, MoUndo *u)
 {
-    make_move(p, m, u, 1);
+    switch (p->sz) {
+    case 0:
+        make_9(p, m, u);
+        break;
+    case 1:
+        make_11(p, m, u);
+        break;
+    default:
+        make_13(p, m, u);
+        break;
+    }
 }
 
 void mo_unmake(MoPos *p, Move m, const MoUndo *u)
 {
     (void)m;
-    pos_copy(p, &u->pos, undo_bytes(1));
+    switch (p->sz) {
+    case 0:
+        pos_save(p, &u->pos, 0, 1);
+        break;
+    case 1:
+        pos_save(p, &u->pos, 1, 1);
+        break;
+    default:
+        pos_save(p, &u->pos, 2, 1);
+        break;
+    }
 }
 
 void mo_make_perft(MoPos *p, Move m, MoUndo *u)
 {
-    make_move(p, m, u, 0);
+    switch (p->sz) {
+    case 0:
+        make_move(p, m, u, 0, 0);
+        break;
+    case 1:
+        make_move(p, m, u, 0, 1);
+        break;
+    default:
+        make_move(p, m, u, 0, 2);
+        break;
+    }
 }
 
+/* Perft's make leaves the colour bytes as they were: not copied back. */
 void mo_unmake_perft(MoPos *p, const MoUndo *u)
 {
-    pos_copy(p, &u->pos, undo_bytes(0));
+    switch (p->sz) {
+    case 0:
+        pos_save(p, &u->pos, 0, 0);
+        break;
+    case 1:
+        pos_save(p, &u->pos, 1, 0);
+        break;
+    default:
+        pos_save(p, &u->pos, 2, 0);
+        break;
+    }
 }
