@@ -57,6 +57,9 @@ Key mo_key_after(const MoPos *p, Move m);
  * key, or made by mo_make. */
 void mo_make_perft(MoPos *p, Move m, MoUndo *u);
 void mo_unmake_perft(MoPos *p, const MoUndo *u);
+/* Perft's last ply: the n moves of p each made and unmade with perft's
+ * make; n. */
+uint64_t mo_perft_leaves(MoPos *p, const Move *moves, int n);
 /* tables.c: the Zobrist key of p computed from its stones; the key, mob
  * and bsum of p set from its stones (after setting them up) */
 Key mo_key_scratch(const MoPos *p);

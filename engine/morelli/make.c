@@ -358,17 +358,30 @@ void mo_unmake(MoPos *p, Move m, const MoUndo *u)
     }
 }
 
+__attribute__((noinline)) static void make_perft_9(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 0, 0);
+}
+__attribute__((noinline)) static void make_perft_11(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 0, 1);
+}
+__attribute__((noinline)) static void make_perft_13(MoPos *p, Move m, MoUndo *u)
+{
+    make_move(p, m, u, 0, 2);
+}
+
 void mo_make_perft(MoPos *p, Move m, MoUndo *u)
 {
     switch (p->sz) {
     case 0:
-        make_move(p, m, u, 0, 0);
+        make_perft_9(p, m, u);
         break;
     case 1:
-        make_move(p, m, u, 0, 1);
+        make_perft_11(p, m, u);
         break;
     default:
-        make_move(p, m, u, 0, 2);
+        make_perft_13(p, m, u);
         break;
     }
 }
@@ -386,5 +399,32 @@ void mo_unmake_perft(MoPos *p, const MoUndo *u)
     default:
         pos_save(p, &u->pos, 2, 0);
         break;
+    }
+}
+
+/* Perft's last ply without bulk counting: each move made and unmade, one
+ * loop a board size with make and unmake inlined (perft_full in
+ * morelli.c calls it for every leaf; inlined, the undo record of the
+ * loop stays in registers: called out of line, perft was 10-15% slower). */
+__attribute__((always_inline)) static inline uint64_t perft_leaves(MoPos *p, const Move *moves,
+                                                                   int n, const int sz)
+{
+    MoUndo u;
+    for (int i = 0; i < n; i++) {
+        make_move(p, moves[i], &u, 0, sz);
+        pos_save(p, &u.pos, sz, 0);
+    }
+    return (uint64_t)n;
+}
+
+uint64_t mo_perft_leaves(MoPos *p, const Move *moves, int n)
+{
+    switch (p->sz) {
+    case 0:
+        return perft_leaves(p, moves, n, 0);
+    case 1:
+        return perft_leaves(p, moves, n, 1);
+    default:
+        return perft_leaves(p, moves, n, 2);
     }
 }

@@ -271,16 +271,19 @@ static uint64_t perft_rec(MoPos *p, int depth, int bulk)
     return total;
 }
 
-/* Making every leaf: the last ply's moves are made and unmade one by one. */
+/* Making every leaf: the last ply's moves are made and unmade one by one
+ * (mo_perft_leaves). */
 static uint64_t perft_full(MoPos *p, int depth)
 {
     Move moves[MORELLI_MAX_MOVES];
     int n = morelli_gen(p, moves);
+    if (depth == 1)
+        return mo_perft_leaves(p, moves, n);
     uint64_t total = 0;
     MoUndo u;
     for (int i = 0; i < n; i++) {
         mo_make_perft(p, moves[i], &u);
-        total += depth > 1 ? perft_full(p, depth - 1) : 1;
+        total += perft_full(p, depth - 1);
         mo_unmake_perft(p, &u);
     }
     return total;
