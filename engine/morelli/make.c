@@ -151,24 +151,15 @@ __attribute__((always_inline)) static inline void pos_chunks(MoPos *dst, const M
 __attribute__((always_inline)) static inline void pos_save(MoPos *dst, const MoPos *src,
                                                            const int sz, const int white)
 {
-    switch (sz) {
-    case 0:
-        pos_chunks(dst, src, 0, 6);
+    if (sz < 2) {
+        pos_chunks(dst, src, 0, 6 + (size_t)sz);
         pos_chunks(dst, src, 232, 1);
         if (white)
-            pos_chunks(dst, src, 280, 3);
-        break;
-    case 1:
-        pos_chunks(dst, src, 0, 7);
-        pos_chunks(dst, src, 232, 1);
-        if (white)
-            pos_chunks(dst, src, 280, 4);
-        break;
-    default:
+            pos_chunks(dst, src, 280, 3 + (size_t)sz);
+    } else {
         pos_chunks(dst, src, 0, white ? 14 : 9);
         if (white)
             pos_chunks(dst, src, sizeof(MoPos) - sizeof(PosChunk), 1);
-        break;
     }
 }
 
@@ -312,32 +303,45 @@ __attribute__((always_inline)) static inline void make_move(MoPos *p, Move m, Mo
         p->key = k ^ morelli_zob_white;
 }
 
-/* One copy of make for each board size (sz a constant: the tables' addresses
- * are constants). */
-__attribute__((noinline)) static void make_9(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 1, 0);
-}
-__attribute__((noinline)) static void make_11(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 1, 1);
-}
-__attribute__((noinline)) static void make_13(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 1, 2);
-}
+/* One copy of make for each use and board size (counts and sz constants:
+ * the tables' addresses are constants), reached through a table by the
+ * position's size. */
+#define MAKE_COPY(name, counts, sz)                                                             \
+    __attribute__((noinline)) static void name(MoPos *p, Move m, MoUndo *u)                     \
+    {                                                                                           \
+        make_move(p, m, u, counts, sz);                                                         \
+    }
+MAKE_COPY(make_9, 1, 0)
+MAKE_COPY(make_11, 1, 1)
+MAKE_COPY(make_13, 1, 2)
+MAKE_COPY(make_perft_9, 0, 0)
+MAKE_COPY(make_perft_11, 0, 1)
+MAKE_COPY(make_perft_13, 0, 2)
+
+typedef void MakeCopy(MoPos *p, Move m, MoUndo *u);
+static MakeCopy *const make_copies[2][3] = {{make_perft_9, make_perft_11, make_perft_13},
+                                            {make_9, make_11, make_13}};
 
 void mo_make(MoPos *p, Move m, MoUndo *u)
 {
+    make_copies[1][p->sz](p, m, u);
+}
+
+/* The position back from u, by p's size (the size never changes);
+ * `white`: the colour bytes too (not after perft's make, which leaves
+ * them as they were). */
+__attribute__((always_inline)) static inline void pos_restore(MoPos *p, const MoUndo *u,
+                                                              const int white)
+{
     switch (p->sz) {
     case 0:
-        make_9(p, m, u);
+        pos_save(p, &u->pos, 0, white);
         break;
     case 1:
-        make_11(p, m, u);
+        pos_save(p, &u->pos, 1, white);
         break;
     default:
-        make_13(p, m, u);
+        pos_save(p, &u->pos, 2, white);
         break;
     }
 }
@@ -345,61 +349,17 @@ void mo_make(MoPos *p, Move m, MoUndo *u)
 void mo_unmake(MoPos *p, Move m, const MoUndo *u)
 {
     (void)m;
-    switch (p->sz) {
-    case 0:
-        pos_save(p, &u->pos, 0, 1);
-        break;
-    case 1:
-        pos_save(p, &u->pos, 1, 1);
-        break;
-    default:
-        pos_save(p, &u->pos, 2, 1);
-        break;
-    }
-}
-
-__attribute__((noinline)) static void make_perft_9(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 0, 0);
-}
-__attribute__((noinline)) static void make_perft_11(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 0, 1);
-}
-__attribute__((noinline)) static void make_perft_13(MoPos *p, Move m, MoUndo *u)
-{
-    make_move(p, m, u, 0, 2);
+    pos_restore(p, u, 1);
 }
 
 void mo_make_perft(MoPos *p, Move m, MoUndo *u)
 {
-    switch (p->sz) {
-    case 0:
-        make_perft_9(p, m, u);
-        break;
-    case 1:
-        make_perft_11(p, m, u);
-        break;
-    default:
-        make_perft_13(p, m, u);
-        break;
-    }
+    make_copies[0][p->sz](p, m, u);
 }
 
-/* Perft's make leaves the colour bytes as they were: not copied back. */
 void mo_unmake_perft(MoPos *p, const MoUndo *u)
 {
-    switch (p->sz) {
-    case 0:
-        pos_save(p, &u->pos, 0, 0);
-        break;
-    case 1:
-        pos_save(p, &u->pos, 1, 0);
-        break;
-    default:
-        pos_save(p, &u->pos, 2, 0);
-        break;
-    }
+    pos_restore(p, u, 0);
 }
 
 /* Perft's last ply without bulk counting: each move made and unmade, one
