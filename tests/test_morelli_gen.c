@@ -3,7 +3,10 @@
  * generator on every position of random games of every size, ruleset and
  * setup (tests/data/morelli_gen.txt):
  *   - gen_noisy gives exactly the moves of gen_moves that move_is_noisy
- *     calls noisy, gen_quiet exactly the others (as sets);
+ *     calls noisy, gen_quiet exactly the others (as sets); gen_noisy asked
+ *     right after the position's own evaluation (which notes what it found
+ *     for it) and, every other position, after the evaluation of the
+ *     position before it;
  *   - move_legal accepts every generated move and refuses every other
  *     value tried (bit flips of legal moves, random values);
  *   - playout_step plays a generated move;
@@ -158,7 +161,7 @@ static void test_generators_agree(void **state)
     assert_non_null(G->move_legal);
     assert_non_null(G->playout_step);
     assert_non_null(G->playout);
-    unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    unsigned char pos[POS_MAX_BYTES], prev[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move *all = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *noisy = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *pick = malloc(sizeof(Move) * (size_t)G->max_moves);
@@ -178,7 +181,12 @@ static void test_generators_agree(void **state)
         for (int gi = 0; gi < games; gi++) {
             opt.setup_seed = rng_next(&rng);
             assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
+            int have_prev = 0;
             for (;;) {
+                /* the evaluation last done is this position's (check_derived)
+                 * or, every other position, the one before it */
+                if (have_prev && (k.positions & 1))
+                    G->evaluate(prev);
                 check_position(pos, all, noisy, &rng, &k);
                 /* on to a random move; noisy ones half of the time, so
                  * the games reach captures and frames */
@@ -188,6 +196,8 @@ static void test_generators_agree(void **state)
                 int nn = G->gen_noisy(pos, noisy);
                 Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
                                                          : pick[rng_below(&rng, (uint32_t)n)];
+                memcpy(prev, pos, G->pos_size);
+                have_prev = 1;
                 G->make(pos, m, undo);
                 check_derived(pos, &opt);
             }

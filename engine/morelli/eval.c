@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "morelli.h"
+#include "noisy_memo.h"
 
 int morelli_weights[MW_COUNT] = {
     [MW_THRONE] = 120,     [MW_THRONE_LATE] = 380, [MW_STONE] = 22,
@@ -72,16 +73,17 @@ typedef struct SideInfo {
 /* Does a stone of side s land on the empty cell `to`: is the nearest
  * occupied cell along one of the 8 lines from it a stone of s's on a band
  * above its (the line masks; the sentinel and the Throne's king have band
- * 0)?  Here, inlined where the evaluation asks, not a call a cell. */
+ * 0, so a cell above is a stone, and its colour byte MoPos.white tells
+ * whose)?  Here, inlined where the evaluation asks, not a call a cell. */
 static inline int reached(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
+    const int8_t col = (int8_t)-s;
     for (int ax = 0; ax < 4; ax++) {
         int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
-        if ((t->band[a] > bt && bits_test(&p->stones[s], a)) ||
-            (t->band[b] > bt && bits_test(&p->stones[s], b)))
+        if ((t->band[a] > bt && p->white[a] == col) || (t->band[b] > bt && p->white[b] == col))
             return 1;
     }
     return 0;
@@ -168,10 +170,10 @@ int morelli_evaluate(const void *pos)
         p->throne != s + 1 && p->c.f3[s] && reaches_any(p, s, morelli_frame_gaps(p, s));
     int frame_threat = !frame_now && p->throne != o + 1 && p->c.f3[o] &&
                        reaches_any(p, o, morelli_frame_gaps(p, o));
-    /* no reached capture cell and no reached frame gap: the side to move
-     * has no noisy move, and the search asks for them next */
-    if (!me.best_capture && !frame_now)
-        mo_quiet_note(p);
+    /* for morelli_gen_noisy, which the search asks next for most
+     * positions: no reached capture cell and no reached frame gap (the
+     * side to move has no noisy move), else the mover's capture cells */
+    mo_noisy_note(p, &cc.ge[s][0], !me.best_capture && !frame_now);
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];

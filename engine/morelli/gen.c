@@ -5,9 +5,10 @@
  * side to move has a move at all.  Move layout in morelli.h.
  */
 #include "internal.h"
+#include "noisy_memo.h"
 
 #include <stdlib.h>
-#ifdef __AVX2__
+#if defined __AVX2__ || defined __BMI2__
 #include <immintrin.h>
 #endif
 
@@ -583,18 +584,21 @@ static inline void words_set(uint64_t w[3], int c)
     w[2] |= k == 2 ? bit : 0;
 }
 
-/* The stones of side s that can land on `to`, by the line masks. */
+/* The stones of side s that can land on `to`, by the line masks (a
+ * nearest cell on a band above `to`'s is a stone: its colour byte tells
+ * whose). */
 static Bits movers_lines(const MoPos *p, int s, int to)
 {
     const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
+    const int8_t col = (int8_t)-s;
     uint64_t w[3] = {0, 0, 0};
     for (int ax = 0; ax < 4; ax++) {
         int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
-        if (t->band[a] > bt && bits_test(&p->stones[s], a))
+        if (t->band[a] > bt && p->white[a] == col)
             words_set(w, a);
-        if (t->band[b] > bt && bits_test(&p->stones[s], b))
+        if (t->band[b] > bt && p->white[b] == col)
             words_set(w, b);
     }
     return (Bits){{w[0], w[1], w[2]}};
@@ -661,19 +665,91 @@ static inline int frame_possible(const MoPos *p, const MoTables *t, int to, unsi
     return full;
 }
 
-_Thread_local MoQuietMemo mo_quiet_memo;
+_Thread_local MoNoisyMemo mo_noisy_memo;
+
+#ifdef __BMI2__
+/* The capture directions at a cell, from 64-bit windows of the stones:
+ * bit k of a window is the cell to - 2n - 2 + k, so a cell's 8 neighbours
+ * and the 8 cells two steps away all fall within it (at most 4n + 5 = 57
+ * bits).  pext gathers them in the order of their index offsets: -n-1,
+ * -n, 1-n, -1, 1, n-1, n, n+1, the directions 5, 6, 7, 4, 0, 3, 2, 1. */
+typedef struct CapWin {
+    uint64_t own[5], opp[5]; /* the stones' words with a 0 word either side */
+    uint64_t m1, m2;         /* the window bits of the neighbours, of the cells beyond */
+    int w, n;                /* the window's offset 2n + 2, the board size */
+} CapWin;
+
+/* bit j of a pext result (the order above) -> its direction's bit */
+#define CAPW_DIR(x)                                                                          \
+    ((((x)&7u) << 5) | (((x)&8u) << 1) | (((x) >> 4) & 1u) | (((x) >> 5 & 1u) << 3) |      \
+     (((x) >> 6 & 1u) << 2) | (((x) >> 7 & 1u) << 1))
+#define CAPW4(x) CAPW_DIR(x), CAPW_DIR((x) + 1), CAPW_DIR((x) + 2), CAPW_DIR((x) + 3)
+#define CAPW16(x) CAPW4(x), CAPW4((x) + 4), CAPW4((x) + 8), CAPW4((x) + 12)
+#define CAPW64(x) CAPW16(x), CAPW16((x) + 16), CAPW16((x) + 32), CAPW16((x) + 48)
+static const uint8_t capw_dirs[256] = {CAPW64(0u), CAPW64(64u), CAPW64(128u), CAPW64(192u)};
+
+static inline void capwin_init(CapWin *cw, const MoPos *p, int s)
+{
+    const int n = p->n;
+    cw->own[0] = cw->opp[0] = cw->own[4] = cw->opp[4] = 0;
+    for (int k = 0; k < 3; k++) {
+        cw->own[k + 1] = p->stones[s].w[k];
+        cw->opp[k + 1] = p->stones[s ^ 1].w[k];
+    }
+    cw->n = n;
+    cw->w = 2 * n + 2;
+    /* offsets -n-1 .. n+1 from 2n + 2, and twice them */
+    cw->m1 = (7ull << (n + 1)) | (5ull << (2 * n + 1)) | (7ull << (3 * n + 1));
+    cw->m2 = 0x15ull | (0x11ull << (2 * n)) | (0x15ull << (4 * n));
+}
+
+/* The 64 cells from cell pos on (pos >= -64) of the words b (CapWin). */
+static inline uint64_t capwin_at(const uint64_t b[5], int pos)
+{
+    unsigned i = (unsigned)((pos >> 6) + 1), r = (unsigned)pos & 63u;
+    return (b[i] >> r) | ((b[i + 1] << 1) << (63 - r));
+}
+
+/* The directions in which a stone of the side landing on the empty cell
+ * `to` captures (morelli_captures).  The stones' words are 0 off the board
+ * (both ends padded), so only a wrap past a file edge needs the file. */
+static inline unsigned capwin_dirs(const CapWin *cw, const MoTables *t, int to)
+{
+    const int pos = to - cw->w, f = t->file[to];
+    uint64_t nb = _pext_u64(capwin_at(cw->opp, pos), cw->m1);
+    uint64_t bey = _pext_u64(capwin_at(cw->own, pos), cw->m2);
+    /* westward directions (SW, W, NW: bits 0, 3, 5) need file >= 2,
+     * eastward (SE, E, NE: bits 2, 4, 7) file <= n - 3 */
+    unsigned ok = 0x42u | (f >= 2 ? 0x29u : 0u) | (f <= cw->n - 3 ? 0x94u : 0u);
+    return capw_dirs[nb & bey & ok];
+}
+#endif
 
 int morelli_gen_noisy(const MoPos *p, Move *moves)
 {
-    if (mo_placing(p) || mo_quiet_known(p))
+    if (mo_placing(p))
         return 0;
+    const int memo = mo_noisy_recall(p);
+    if (memo == MO_MEMO_QUIET)
+        return 0;
+    const MoTables *t = mo_tables(p);
     const int s = p->stm;
-    Bits occ = mo_occupied(p);
     Bits gaps = {{0, 0, 0}};
     if (p->throne != s + 1)
         gaps = morelli_frame_gaps(p, s);
-    Bits by_dir[MO_DIRS];
-    Bits targets = bits_or(morelli_capture_targets(p, s, &occ, by_dir), gaps);
+    Bits targets;
+    if (memo == MO_MEMO_CELLS) {
+        targets = (Bits){{mo_noisy_memo.cells[0], mo_noisy_memo.cells[1], mo_noisy_memo.cells[2]}};
+    } else {
+        MoCapClasses cc;
+        morelli_capture_classes(p, &cc);
+        targets = cc.ge[s][0];
+    }
+    targets = bits_or(targets, gaps);
+#ifdef __BMI2__
+    CapWin cw;
+    capwin_init(&cw, p, s);
+#endif
     int n = 0;
     while (bits_any(&targets)) {
         int to = bits_pop(&targets);
@@ -681,14 +757,16 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
         Bits from = movers_lines(p, s, to);
         if (!bits_any(&from))
             continue;
-        unsigned all = 0;
-        for (int d = 0; d < MO_DIRS; d++)
-            all |= (unsigned)bits_test(&by_dir[d], to) << d;
+#ifdef __BMI2__
+        unsigned all = capwin_dirs(&cw, t, to);
+#else
+        unsigned all = morelli_captures(p, s, to);
+#endif
         int gap = bits_test(&gaps, to);
         /* a capture here completes a frame for no mover unless it does
          * with every stone of the side kept (the mover's leaving aside):
          * looked at once for the target */
-        int may_frame = p->throne != s + 1 && all && frame_possible(p, mo_tables(p), to, all) &&
+        int may_frame = p->throne != s + 1 && all && frame_possible(p, t, to, all) &&
                         morelli_completes_frame(p, s, to, to, all);
         while (bits_any(&from))
             n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
