@@ -126,6 +126,11 @@ static int gen_placements(const MoPos *p, Move *moves)
  * (k < 0), 0 < |k| < 64. */
 __attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
 {
+    /* whole bytes: one byte shift of each half */
+    if (k == 8 || k == 16)
+        return _mm256_srli_si256(x, k / 8);
+    if (k == -8 || k == -16)
+        return _mm256_slli_si256(x, -k / 8);
     if (k > 0)
         return _mm256_or_si256(_mm256_srli_epi64(x, k),
                                _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
@@ -144,15 +149,21 @@ static inline __m256i colour_halves(const MoPos *p)
 }
 
 /* The capture cells of direction d, step k, of both colours (bw from
- * colour_halves): Black's in the low half, White's in the high half.  The
- * neighbours' halves are swapped: Black captures next to White with Black
- * beyond, and the other way round. */
+ * colour_halves, wb the same with its halves swapped): Black's in the low
+ * half, White's in the high half.  First the other colour's stones with
+ * one of the colour's k beyond (y), then those cells moved k back: the
+ * colour's captures at c take c + k with c + 2k its own.  Straight up or
+ * down (N, S) a line leaves the board only off its ends, where the sets
+ * are 0: no mask of the cells whose c + 2k is on the board (the cells off
+ * the board that remain are not free cells). */
 __attribute__((always_inline)) static inline __m256i capture_halves(const MoTables *t, __m256i bw,
-                                                                    int d, int k)
+                                                                    __m256i wb, int d, int k)
 {
-    __m256i cf = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w));
-    __m256i nb = _mm256_permute4x64_epi64(shift_halves(bw, k), 0x4E);
-    return _mm256_and_si256(cf, _mm256_and_si256(nb, shift_halves(bw, 2 * k)));
+    __m256i c = shift_halves(_mm256_and_si256(wb, shift_halves(bw, k)), k);
+    if (d == 2 || d == 6)
+        return c;
+    return _mm256_and_si256(
+        c, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w)));
 }
 
 /* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
@@ -194,11 +205,11 @@ __attribute__((always_inline)) static inline Bits capture_cells_small(const MoPo
 {
     const MoTables *t = mo_tables(p);
     const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bw = colour_halves(p);
+    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
     __m128i out = _mm_setzero_si128();
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_halves(t, bw, d, delta[d]);
+        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
         __m128i h = s ? _mm256_extracti128_si256(c, 1) : _mm256_castsi256_si128(c);
         _mm_storeu_si128((__m128i *)by_dir[d].w, h);
         by_dir[d].w[2] = 0;
@@ -283,14 +294,15 @@ __attribute__((noinline)) static Bits capture_cells_11(const MoPos *p, int s,
 
 /* The empty cells (never the Throne) where a stone of side s landing
  * would capture: next to an adverse stone with an own stone beyond;
- * by_dir[d] the cells capturing in direction d (before the emptiness). */
+ * by_dir[d] the cells capturing in direction d (before the emptiness; with
+ * AVX2 also cells off the board). */
 Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir[MO_DIRS])
 {
     const MoTables *t = mo_tables(p);
     Bits out = p->n == 9    ? capture_cells_9(p, s, by_dir)
                : p->n == 11 ? capture_cells_11(p, s, by_dir)
                             : capture_cells_13(p, s, by_dir);
-    out = bits_andnot(out, *occ);
+    out = bits_andnot(bits_and(out, t->board), *occ);
     bits_clear(&out, t->centre);
     return out;
 }
@@ -305,11 +317,11 @@ __attribute__((always_inline)) static inline void capture_classes_small(const Mo
 {
     const MoTables *t = mo_tables(p);
     const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bw = colour_halves(p);
+    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
     __m256i g1 = _mm256_setzero_si256(), g2 = g1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_halves(t, bw, d, delta[d]);
+        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
         g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
         g1 = _mm256_or_si256(g1, c);
     }
