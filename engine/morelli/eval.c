@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "morelli.h"
-#include "noisy_memo.h"
+#include "captures.h"
 
 int morelli_weights[MW_COUNT] = {
     [MW_THRONE] = 120,     [MW_THRONE_LATE] = 380, [MW_STONE] = 22,
@@ -62,22 +62,14 @@ void morelli_print_weights(const int *w, const char *const *names, int n, FILE *
     fprintf(out, "};\n");
 }
 
-typedef struct SideInfo {
-    int mobility; /* legal moves in standard play (landings) */
-    int reserve;  /* band steps left: sum of band - 1 */
-    int inner;    /* band steps made: sum of outer - band */
-    int stones;
-    int best_capture;
-} SideInfo;
-
 /* Does a stone of side s land on the empty cell `to`: is the nearest
  * occupied cell along one of the 8 lines from it a stone of s's on a band
  * above its (the line masks; the sentinel and the Throne's king have band
  * 0, so a cell above is a stone, and its colour byte MoPos.white tells
  * whose)?  Here, inlined where the evaluation asks, not a call a cell. */
-static inline int reached(const MoPos *p, int s, int to)
+__attribute__((always_inline)) static inline int reached(const MoPos *p, const MoTables *t, int s,
+                                                         int to)
 {
-    const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
     const int8_t col = (int8_t)-s;
     for (int ax = 0; ax < 4; ax++) {
@@ -89,77 +81,78 @@ static inline int reached(const MoPos *p, int s, int to)
     return 0;
 }
 
-/* Does a stone of side s reach one of the empty cells `cells`? */
-__attribute__((always_inline)) static inline int reaches_any(const MoPos *p, int s, Bits cells)
+/* Does a stone of side s reach one of the empty cells of the words w0, w1
+ * (cells 0 .. 127) or w2 (128 ..)? */
+__attribute__((always_inline)) static inline int reaches_words(const MoPos *p, const MoTables *t,
+                                                               int s, uint64_t w0, uint64_t w1,
+                                                               uint64_t w2)
 {
-    while (bits_any(&cells))
-        if (reached(p, s, bits_pop(&cells)))
+    for (; w0; w0 &= w0 - 1)
+        if (reached(p, t, s, __builtin_ctzll(w0)))
+            return 1;
+    for (; w1; w1 &= w1 - 1)
+        if (reached(p, t, s, 64 + __builtin_ctzll(w1)))
+            return 1;
+    for (; w2; w2 &= w2 - 1)
+        if (reached(p, t, s, 128 + __builtin_ctzll(w2)))
             return 1;
     return 0;
+}
+
+/* Does a stone of side s reach one of the empty cells `cells`? */
+__attribute__((always_inline)) static inline int reaches_any(const MoPos *p, const MoTables *t,
+                                                             int s, Bits cells)
+{
+    return reaches_words(p, t, s, cells.w[0], cells.w[1], cells.w[2]);
 }
 
 /* The best number of stones a landing of side s takes, over the capture
  * cells (ge: the side's classes, at least 1 and at least 2 stones) that
  * some stone of the side reaches: the cells of 2 or more one by one, then
- * any cell of 1. */
-__attribute__((always_inline)) static inline int best_capture_cells(const MoPos *p, int s,
-                                                                    const Bits ge[2])
+ * any cell of 1.  Out of line: a cell of 2 is rare. */
+__attribute__((noinline)) static int best_capture_cells(const MoPos *p, int s, Bits ge0, Bits ge1)
 {
+    const MoTables *t = mo_tables(p);
     int best = 0;
-    Bits c = ge[1];
-    while (bits_any(&c)) {
+    for (Bits c = ge1; bits_any(&c);) {
         int to = bits_pop(&c), k = __builtin_popcount(morelli_captures(p, s, to));
-        if (k > best && reached(p, s, to))
+        if (k > best && reached(p, t, s, to))
             best = k;
     }
     if (best)
         return best;
-    return reaches_any(p, s, bits_andnot(ge[0], ge[1]));
+    return reaches_any(p, t, s, bits_andnot(ge0, ge1));
 }
 
-/* The same, at once 0 when the side has no capture cell; both inlined
- * (the call and its register saves were a tenth of the evaluation). */
-static inline int best_capture(const MoPos *p, int s, const Bits ge[2])
+/* The same when the side may have cells of 2 or more (ge1 not empty). */
+__attribute__((always_inline)) static inline int best_capture(const MoPos *p, const MoTables *t,
+                                                              int s, Bits ge0, Bits ge1)
 {
-    return bits_any(&ge[0]) ? best_capture_cells(p, s, ge) : 0;
+    if (bits_any(&ge1))
+        return best_capture_cells(p, s, ge0, ge1);
+    return reaches_any(p, t, s, ge0);
 }
 
-/* The side's terms.  Mobility and the band sum are kept by make/unmake
- * (MoPos.mob, bsum): with k_b stones on band b, reserve = sum k_b (b - 1)
- * (no stone is on band 0) and inner = sum k_b (outer - b).  The best
- * capture from the capture classes of both sides (cc). */
-__attribute__((always_inline)) static inline void side_info(const MoPos *p, int s,
-                                                            const MoCapClasses *cc, SideInfo *si)
+/* The score from the side to move's view, given the stones of each side
+ * (ms, os) and their best captures (mb, ob), and the note for
+ * morelli_gen_noisy (note: its argument cells, the mover's capture
+ * cells).  Mobility and the band sum are kept by make/unmake (MoPos.mob,
+ * bsum): with k_b stones on band b, reserve = sum k_b (b - 1) (no stone is
+ * on band 0) and inner = sum k_b (outer - b). */
+__attribute__((always_inline)) static inline int eval_score(const MoPos *p, const MoTables *t,
+                                                            int ms, int os, int mb, int ob,
+                                                            int *quiet)
 {
-    const MoTables *t = mo_tables(p);
-    si->stones = bits_count(&p->stones[s]);
-    si->mobility = p->c.mob[s];
-    si->reserve = p->c.bsum[s] - si->stones;
-    si->inner = si->stones * t->outer_band - p->c.bsum[s];
-    si->best_capture = best_capture(p, s, cc->ge[s]);
-}
-
-int morelli_evaluate(const void *pos)
-{
-    const MoPos *p = pos;
     const int *w = morelli_weights;
-    const MoTables *t = mo_tables(p);
-    const int s = p->stm, o = s ^ 1;
+    const int s = p->stm, o = s ^ 1, outer = t->outer_band;
+    const int mr = p->c.bsum[s] - ms, orr = p->c.bsum[o] - os;
+    const int mi = ms * outer - p->c.bsum[s], oi = os * outer - p->c.bsum[o];
     int score = w[MW_TEMPO];
-    /* placement: only the ring fills up, by a fixed schedule; what the
-     * placements decide is how freely the stones will move */
-    if (mo_placing(p))
-        return score + w[MW_MOBILITY] * (p->c.mob[s] - p->c.mob[o]);
-    MoCapClasses cc;
-    morelli_capture_classes(p, &cc);
-    SideInfo me, op;
-    side_info(p, s, &cc, &me);
-    side_info(p, o, &cc, &op);
-    score += w[MW_STONE] * (me.stones - op.stones);
-    score += w[MW_MOBILITY] * (me.mobility - op.mobility);
-    score += w[MW_RESERVE] * (me.reserve - op.reserve);
-    score += w[MW_INNER] * (me.inner - op.inner);
-    score += w[MW_CAPTURE_NOW] * me.best_capture - w[MW_CAPTURE_THREAT] * op.best_capture;
+    score += w[MW_STONE] * (ms - os);
+    score += w[MW_MOBILITY] * (p->c.mob[s] - p->c.mob[o]);
+    score += w[MW_RESERVE] * (mr - orr);
+    score += w[MW_INNER] * (mi - oi);
+    score += w[MW_CAPTURE_NOW] * mb - w[MW_CAPTURE_THREAT] * ob;
 
     /* frames, orbit by orbit (counted by make/unmake) */
     int f3 = p->c.f3[s] - p->c.f3[o], f2 = p->c.f2[s] - p->c.f2[o];
@@ -167,13 +160,12 @@ int morelli_evaluate(const void *pos)
      * the opponent's threat (a gap needs an orbit with 3 of the side's
      * stones, counted by make) */
     int frame_now =
-        p->throne != s + 1 && p->c.f3[s] && reaches_any(p, s, morelli_frame_gaps(p, s));
+        p->throne != s + 1 && p->c.f3[s] && reaches_any(p, t, s, morelli_frame_gaps(p, s));
     int frame_threat = !frame_now && p->throne != o + 1 && p->c.f3[o] &&
-                       reaches_any(p, o, morelli_frame_gaps(p, o));
-    /* for morelli_gen_noisy, which the search asks next for most
-     * positions: no reached capture cell and no reached frame gap (the
-     * side to move has no noisy move), else the mover's capture cells */
-    mo_noisy_note(p, &cc.ge[s][0], !me.best_capture && !frame_now);
+                       reaches_any(p, t, o, morelli_frame_gaps(p, o));
+    /* no reached capture cell and no reached frame gap: the side to move
+     * has no noisy move */
+    *quiet = !mb && !frame_now;
     score += w[MW_FRAME3] * f3 + w[MW_FRAME2] * f2;
     if (frame_now)
         score += w[MW_FRAME_NOW];
@@ -182,12 +174,100 @@ int morelli_evaluate(const void *pos)
 
     /* the Throne counts more as the band steps run out */
     if (p->throne) {
-        int full = p->ring * (t->outer_band - 1);
-        int left = me.reserve + op.reserve;
+        int full = p->ring * (outer - 1);
+        int left = mr + orr;
         if (left > full)
             left = full;
         int v = w[MW_THRONE] + (full > 0 ? w[MW_THRONE_LATE] * (full - left) / full : 0);
         score += p->throne == s + 1 ? v : -v;
     }
     return score;
+}
+
+/* Any size: the capture classes through morelli_capture_classes. */
+static int eval_any(const MoPos *p)
+{
+    const MoTables *t = mo_tables(p);
+    const int s = p->stm, o = s ^ 1;
+    MoCapClasses cc;
+    morelli_capture_classes(p, &cc);
+    int mb = best_capture(p, t, s, cc.ge[s][0], cc.ge[s][1]);
+    int ob = best_capture(p, t, o, cc.ge[o][0], cc.ge[o][1]);
+    int quiet;
+    int score = eval_score(p, t, bits_count(&p->stones[s]), bits_count(&p->stones[o]), mb, ob,
+                           &quiet);
+    /* for morelli_gen_noisy, which the search asks next for most
+     * positions */
+    mo_noisy_note(p, &cc.ge[s][0], quiet);
+    return score;
+}
+
+#ifdef __AVX2__
+/* Boards up to 11x11 (cells below 128, two words a set), one body per
+ * size (n): the capture classes in registers (both colours in the halves
+ * of one), the tables at a constant address. */
+__attribute__((always_inline)) static inline int eval_small(const MoPos *p, const int n)
+{
+    const MoTables *t = &morelli_tables[n == 9 ? 0 : 1];
+    const int s = p->stm, o = s ^ 1;
+    __m256i c1, c2;
+    capture_classes_halves(p, t, n, &c1, &c2);
+    /* the mover's half first */
+    __m256i mo = s ? _mm256_permute4x64_epi64(c1, 0x4E) : c1;
+    __m128i me1 = _mm256_castsi256_si128(mo), op1 = _mm256_extracti128_si256(mo, 1);
+    int mb, ob;
+    if (_mm256_testz_si256(c2, c2)) {
+        /* no cell of 2 (most positions) */
+        mb = reaches_words(p, t, s, (uint64_t)_mm_cvtsi128_si64(me1),
+                           (uint64_t)_mm_extract_epi64(me1, 1), 0);
+        ob = reaches_words(p, t, o, (uint64_t)_mm_cvtsi128_si64(op1),
+                           (uint64_t)_mm_extract_epi64(op1, 1), 0);
+    } else {
+        __m256i m2 = s ? _mm256_permute4x64_epi64(c2, 0x4E) : c2;
+        __m128i me2 = _mm256_castsi256_si128(m2), op2 = _mm256_extracti128_si256(m2, 1);
+        mb = best_capture(p, t, s,
+                          (Bits){{(uint64_t)_mm_cvtsi128_si64(me1),
+                                  (uint64_t)_mm_extract_epi64(me1, 1), 0}},
+                          (Bits){{(uint64_t)_mm_cvtsi128_si64(me2),
+                                  (uint64_t)_mm_extract_epi64(me2, 1), 0}});
+        ob = best_capture(p, t, o,
+                          (Bits){{(uint64_t)_mm_cvtsi128_si64(op1),
+                                  (uint64_t)_mm_extract_epi64(op1, 1), 0}},
+                          (Bits){{(uint64_t)_mm_cvtsi128_si64(op2),
+                                  (uint64_t)_mm_extract_epi64(op2, 1), 0}});
+    }
+    const int ms = __builtin_popcountll(p->stones[s].w[0]) + __builtin_popcountll(p->stones[s].w[1]);
+    const int os = __builtin_popcountll(p->stones[o].w[0]) + __builtin_popcountll(p->stones[o].w[1]);
+    int quiet;
+    int score = eval_score(p, t, ms, os, mb, ob, &quiet);
+    mo_noisy_note_small(p, me1, quiet);
+    return score;
+}
+
+__attribute__((noinline)) static int eval_9(const MoPos *p)
+{
+    return eval_small(p, 9);
+}
+
+__attribute__((noinline)) static int eval_11(const MoPos *p)
+{
+    return eval_small(p, 11);
+}
+#endif
+
+int morelli_evaluate(const void *pos)
+{
+    const MoPos *p = pos;
+    /* placement: only the ring fills up, by a fixed schedule; what the
+     * placements decide is how freely the stones will move */
+    if (mo_placing(p))
+        return morelli_weights[MW_TEMPO] +
+               morelli_weights[MW_MOBILITY] * (p->c.mob[p->stm] - p->c.mob[p->stm ^ 1]);
+#ifdef __AVX2__
+    if (p->n == 9)
+        return eval_9(p);
+    if (p->n == 11)
+        return eval_11(p);
+#endif
+    return eval_any(p);
 }

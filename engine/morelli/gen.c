@@ -5,7 +5,7 @@
  * side to move has a move at all.  Move layout in morelli.h.
  */
 #include "internal.h"
-#include "noisy_memo.h"
+#include "captures.h"
 
 #include <stdlib.h>
 #if defined __AVX2__ || defined __BMI2__
@@ -121,50 +121,6 @@ static int gen_placements(const MoPos *p, Move *moves)
 /* With AVX2 both colours sit in one register: up to 11x11 (cells below
  * 128) Black in the low 128-bit half and White in the high one, on 13x13
  * one 256-bit register a colour (three words, the fourth lane 0). */
-
-/* Each 128-bit half of x moved k cells down the index (k > 0) or up
- * (k < 0), 0 < |k| < 64. */
-__attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
-{
-    /* whole bytes: one byte shift of each half */
-    if (k == 8 || k == 16)
-        return _mm256_srli_si256(x, k / 8);
-    if (k == -8 || k == -16)
-        return _mm256_slli_si256(x, -k / 8);
-    if (k > 0)
-        return _mm256_or_si256(_mm256_srli_epi64(x, k),
-                               _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
-    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
-                           _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
-}
-
-/* Both colours of p, Black low, White high (boards up to 11x11): two
- * vector loads (built from four words, the register was at times stored
- * word by word and read back whole, a load that stalls). */
-static inline __m256i colour_halves(const MoPos *p)
-{
-    return _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p->stones[0].w)),
-        _mm_loadu_si128((const __m128i *)p->stones[1].w), 1);
-}
-
-/* The capture cells of direction d, step k, of both colours (bw from
- * colour_halves, wb the same with its halves swapped): Black's in the low
- * half, White's in the high half.  First the other colour's stones with
- * one of the colour's k beyond (y), then those cells moved k back: the
- * colour's captures at c take c + k with c + 2k its own.  Straight up or
- * down (N, S) a line leaves the board only off its ends, where the sets
- * are 0: no mask of the cells whose c + 2k is on the board (the cells off
- * the board that remain are not free cells). */
-__attribute__((always_inline)) static inline __m256i capture_halves(const MoTables *t, __m256i bw,
-                                                                    __m256i wb, int d, int k)
-{
-    __m256i c = shift_halves(_mm256_and_si256(wb, shift_halves(bw, k)), k);
-    if (d == 2 || d == 6)
-        return c;
-    return _mm256_and_si256(
-        c, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w)));
-}
 
 /* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
 __attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
@@ -315,26 +271,10 @@ Bits morelli_capture_targets(const MoPos *p, int s, const Bits *occ, Bits by_dir
 __attribute__((always_inline)) static inline void capture_classes_small(const MoPos *p, int n,
                                                                         MoCapClasses *cc)
 {
-    const MoTables *t = mo_tables(p);
-    const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
-    __m256i g1 = _mm256_setzero_si256(), g2 = g1;
-#pragma GCC unroll 8
-    for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
-        g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
-        g1 = _mm256_or_si256(g1, c);
-    }
-    /* the free cells but the Throne, from both colours' halves and the
-     * tables (a set cleared in memory word by word and read back as a
-     * vector stalled the load: the store cannot be forwarded) */
-    __m128i occ = _mm_or_si128(_mm256_castsi256_si128(bw), _mm256_extracti128_si256(bw, 1));
-    __m128i not_free = _mm_or_si128(occ, _mm_loadu_si128((const __m128i *)t->throne.w));
-    __m256i free_cells = _mm256_broadcastsi128_si256(
-        _mm_andnot_si128(not_free, _mm_loadu_si128((const __m128i *)t->board.w)));
+    __m256i c1, c2;
+    capture_classes_halves(p, mo_tables(p), n, &c1, &c2);
     /* each set's two words stored as one vector: the evaluation reads
      * them so (two word stores read back as one vector stalled) */
-    __m256i c1 = _mm256_and_si256(g1, free_cells), c2 = _mm256_and_si256(g2, free_cells);
     _mm_storeu_si128((__m128i *)cc->ge[0][0].w, _mm256_castsi256_si128(c1));
     _mm_storeu_si128((__m128i *)cc->ge[1][0].w, _mm256_extracti128_si256(c1, 1));
     _mm_storeu_si128((__m128i *)cc->ge[0][1].w, _mm256_castsi256_si128(c2));

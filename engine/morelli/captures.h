@@ -1,0 +1,170 @@
+/*
+ * captures.h -- what the evaluation (eval.c) and the move generator
+ * (gen.c) share beyond morelli.h; private to this folder.
+ *
+ * The capture cells of both colours by direction shifts (AVX2, boards up
+ * to 11x11): Black in the low 128-bit half of a register, White in the high
+ * one (cells below 128), so that each shift serves both colours.
+ *
+ * The noisy memo.  The search evaluates most nodes just before it asks for
+ * their noisy moves (the quiescence search's stand-pat, the main search's
+ * pruning), and the evaluation has by then found the mover's capture cells
+ * and whether a stone of the mover reaches one of them or a frame gap.
+ * Each evaluation past the placements notes them here, with the part of
+ * the position they depend on (its first 64 bytes: a copy, not the key, so
+ * the memo is exact); morelli_gen_noisy, asked for the same position,
+ * returns at once when the mover has no noisy move and otherwise starts
+ * from the noted capture cells.  One memo per thread.
+ */
+#ifndef MORELLI_CAPTURES_H
+#define MORELLI_CAPTURES_H
+
+#include <stddef.h>
+
+#include "morelli.h"
+
+#ifdef __AVX2__
+#include <immintrin.h>
+
+/* Each 128-bit half of x moved k cells down the index (k > 0) or up
+ * (k < 0), 0 < |k| < 64. */
+__attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
+{
+    /* whole bytes: one byte shift of each half */
+    if (k == 8 || k == 16)
+        return _mm256_srli_si256(x, k / 8);
+    if (k == -8 || k == -16)
+        return _mm256_slli_si256(x, -k / 8);
+    if (k > 0)
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
+                           _mm256_slli_si256(_mm256_srli_epi64(x, 64 + k), 8));
+}
+
+/* Both colours of p, Black low, White high (boards up to 11x11): two
+ * vector loads (built from four words, the register was at times stored
+ * word by word and read back whole, a load that stalls). */
+static inline __m256i colour_halves(const MoPos *p)
+{
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p->stones[0].w)),
+        _mm_loadu_si128((const __m128i *)p->stones[1].w), 1);
+}
+
+/* The capture cells of direction d, step k, of both colours (bw from
+ * colour_halves, wb the same with its halves swapped): Black's in the low
+ * half, White's in the high half.  First the other colour's stones with
+ * one of the colour's k beyond (y), then those cells moved k back: the
+ * colour's captures at c take c + k with c + 2k its own.  Straight up or
+ * down (N, S) a line leaves the board only off its ends, where the sets
+ * are 0: no mask of the cells whose c + 2k is on the board (the cells off
+ * the board that remain are not free cells). */
+__attribute__((always_inline)) static inline __m256i capture_halves(const MoTables *t, __m256i bw,
+                                                                    __m256i wb, int d, int k)
+{
+    __m256i c = shift_halves(_mm256_and_si256(wb, shift_halves(bw, k)), k);
+    if (d == 2 || d == 6)
+        return c;
+    return _mm256_and_si256(
+        c, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w)));
+}
+
+/* The capture classes of both colours (boards up to 11x11, n the size):
+ * *c1 the free cells (never the Throne) where a landing captures at least
+ * one stone, *c2 at least two, Black's in the low half, White's in the
+ * high half (MoCapClasses.ge[s][0] and [1]).  The counts are kept
+ * bit-sliced, the shifts of each direction serve both colours. */
+__attribute__((always_inline)) static inline void capture_classes_halves(const MoPos *p,
+                                                                         const MoTables *t, int n,
+                                                                         __m256i *c1, __m256i *c2)
+{
+    const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
+    __m256i g1 = _mm256_setzero_si256(), g2 = g1;
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
+        g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
+        g1 = _mm256_or_si256(g1, c);
+    }
+    /* the free cells but the Throne, from both colours' halves and the
+     * tables (a set cleared in memory word by word and read back as a
+     * vector stalled the load: the store cannot be forwarded) */
+    __m128i occ = _mm_or_si128(_mm256_castsi256_si128(bw), _mm256_extracti128_si256(bw, 1));
+    __m128i not_free = _mm_or_si128(occ, _mm_loadu_si128((const __m128i *)t->throne.w));
+    __m256i free_cells = _mm256_broadcastsi128_si256(
+        _mm_andnot_si128(not_free, _mm_loadu_si128((const __m128i *)t->board.w)));
+    *c1 = _mm256_and_si256(g1, free_cells);
+    *c2 = _mm256_and_si256(g2, free_cells);
+}
+#endif
+
+enum { MO_MEMO_NONE, MO_MEMO_QUIET, MO_MEMO_CELLS };
+
+/* The position's first 64 bytes: the stones, the key, the board size, the
+ * side to move, the Throne, the ruleset, the pairs flag, the stone count
+ * and the ring (more than the memo depends on, never less). */
+#define MO_MEMO_HEAD 64
+_Static_assert(offsetof(MoPos, c) == MO_MEMO_HEAD, "the head ends before the counts");
+
+typedef struct MoNoisyMemo {
+    unsigned char head[MO_MEMO_HEAD];
+    uint64_t cells[4]; /* the mover's capture cells (MoCapClasses.ge[stm][0]) in
+                        * words 0..2 */
+    uint8_t state;     /* MO_MEMO_QUIET: no noisy move; MO_MEMO_CELLS: cells */
+} MoNoisyMemo;
+
+extern _Thread_local MoNoisyMemo mo_noisy_memo;
+
+/* The evaluation's note on p (past the placements): quiet when no stone of
+ * the mover reaches a capture cell or a frame gap, else the capture cells
+ * (read as 32 bytes: ge[stm][0] and the first word after it, unused). */
+static inline void mo_noisy_note(const MoPos *p, const Bits *cells, int quiet)
+{
+    MoNoisyMemo *q = &mo_noisy_memo;
+#ifdef __AVX2__
+    _mm256_storeu_si256((__m256i *)q->head, _mm256_loadu_si256((const __m256i *)p));
+    _mm256_storeu_si256((__m256i *)(q->head + 32),
+                        _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
+    _mm256_storeu_si256((__m256i *)q->cells, _mm256_loadu_si256((const __m256i *)cells->w));
+#else
+    memcpy(q->head, p, MO_MEMO_HEAD);
+    memcpy(q->cells, cells->w, sizeof cells->w);
+#endif
+    q->state = quiet ? MO_MEMO_QUIET : MO_MEMO_CELLS;
+}
+
+#ifdef __AVX2__
+/* The same with the capture cells of a board up to 11x11 in a register. */
+static inline void mo_noisy_note_small(const MoPos *p, __m128i cells, int quiet)
+{
+    MoNoisyMemo *q = &mo_noisy_memo;
+    _mm256_storeu_si256((__m256i *)q->head, _mm256_loadu_si256((const __m256i *)p));
+    _mm256_storeu_si256((__m256i *)(q->head + 32),
+                        _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
+    _mm256_storeu_si256((__m256i *)q->cells, _mm256_zextsi128_si256(cells));
+    q->state = quiet ? MO_MEMO_QUIET : MO_MEMO_CELLS;
+}
+#endif
+
+/* The memo's state when it is p's, else MO_MEMO_NONE. */
+static inline int mo_noisy_recall(const MoPos *p)
+{
+    const MoNoisyMemo *q = &mo_noisy_memo;
+#ifdef __AVX2__
+    __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)q->head),
+                                 _mm256_loadu_si256((const __m256i *)p));
+    __m256i b =
+        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(q->head + 32)),
+                         _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_or_si256(a, b)))
+        return MO_MEMO_NONE;
+#else
+    if (memcmp(q->head, p, MO_MEMO_HEAD) != 0)
+        return MO_MEMO_NONE;
+#endif
+    return q->state;
+}
+
+#endif
