@@ -526,22 +526,23 @@ int mo_has_move(const MoPos *p)
 
 /* The cell c added to the set of words w (in registers: a set built in
  * memory word by word and read back as a vector stalls the load, the
- * stores cannot be forwarded to it). */
-static inline void words_set(uint64_t w[3], int c)
+ * stores cannot be forwarded to it); small: c is below 128. */
+__attribute__((always_inline)) static inline void words_set(uint64_t w[3], int c, int small)
 {
     uint64_t bit = (uint64_t)1 << (c & 63);
     unsigned k = (unsigned)c >> 6;
     w[0] |= k == 0 ? bit : 0;
     w[1] |= k == 1 ? bit : 0;
-    w[2] |= k == 2 ? bit : 0;
+    if (!small)
+        w[2] |= k == 2 ? bit : 0;
 }
 
 /* The stones of side s that can land on `to`, by the line masks (a
  * nearest cell on a band above `to`'s is a stone: its colour byte tells
- * whose). */
-static Bits movers_lines(const MoPos *p, int s, int to)
+ * whose); small: a board up to 11x11 (cells below 128, the third word 0). */
+__attribute__((always_inline)) static inline Bits movers_lines(const MoPos *p, const MoTables *t,
+                                                               int s, int to, int small)
 {
-    const MoTables *t = mo_tables(p);
     const int bt = t->band[to];
     const int8_t col = (int8_t)-s;
     uint64_t w[3] = {0, 0, 0};
@@ -549,11 +550,11 @@ static Bits movers_lines(const MoPos *p, int s, int to)
         int a, ka, b, kb;
         mo_first_both(p, t, to, ax, &a, &ka, &b, &kb);
         if (t->band[a] > bt && p->white[a] == col)
-            words_set(w, a);
+            words_set(w, a, small);
         if (t->band[b] > bt && p->white[b] == col)
-            words_set(w, b);
+            words_set(w, b, small);
     }
-    return (Bits){{w[0], w[1], w[2]}};
+    return (Bits){{w[0], w[1], small ? 0 : w[2]}};
 }
 
 /* The same by the rays and occ, for positions whose line masks are not
@@ -627,8 +628,6 @@ _Thread_local MoNoisyMemo mo_noisy_memo;
  * -n, 1-n, -1, 1, n-1, n, n+1, the directions 5, 6, 7, 4, 0, 3, 2, 1. */
 typedef struct CapWin {
     uint64_t own[5], opp[5]; /* the stones' words with a 0 word either side */
-    uint64_t m1, m2;         /* the window bits of the neighbours, of the cells beyond */
-    int w, n;                /* the window's offset 2n + 2, the board size */
 } CapWin;
 
 /* bit j of a pext result (the order above) -> its direction's bit */
@@ -640,42 +639,133 @@ typedef struct CapWin {
 #define CAPW64(x) CAPW16(x), CAPW16((x) + 16), CAPW16((x) + 32), CAPW16((x) + 48)
 static const uint8_t capw_dirs[256] = {CAPW64(0u), CAPW64(64u), CAPW64(128u), CAPW64(192u)};
 
-static inline void capwin_init(CapWin *cw, const MoPos *p, int s)
+/* words: the board's words (2 up to 11x11, else 3) */
+__attribute__((always_inline)) static inline void capwin_init(CapWin *cw, const MoPos *p, int s,
+                                                              int words)
 {
-    const int n = p->n;
-    cw->own[0] = cw->opp[0] = cw->own[4] = cw->opp[4] = 0;
-    for (int k = 0; k < 3; k++) {
+    cw->own[0] = cw->opp[0] = 0;
+    for (int k = 0; k < words; k++) {
         cw->own[k + 1] = p->stones[s].w[k];
         cw->opp[k + 1] = p->stones[s ^ 1].w[k];
     }
-    cw->n = n;
-    cw->w = 2 * n + 2;
-    /* offsets -n-1 .. n+1 from 2n + 2, and twice them */
-    cw->m1 = (7ull << (n + 1)) | (5ull << (2 * n + 1)) | (7ull << (3 * n + 1));
-    cw->m2 = 0x15ull | (0x11ull << (2 * n)) | (0x15ull << (4 * n));
+    cw->own[words + 1] = cw->opp[words + 1] = 0;
 }
 
 /* The 64 cells from cell pos on (pos >= -64) of the words b (CapWin). */
-static inline uint64_t capwin_at(const uint64_t b[5], int pos)
+__attribute__((always_inline)) static inline uint64_t capwin_at(const uint64_t b[5], int pos)
 {
     unsigned i = (unsigned)((pos >> 6) + 1), r = (unsigned)pos & 63u;
     return (b[i] >> r) | ((b[i + 1] << 1) << (63 - r));
 }
 
 /* The directions in which a stone of the side landing on the empty cell
- * `to` captures (morelli_captures).  The stones' words are 0 off the board
- * (both ends padded), so only a wrap past a file edge needs the file. */
-static inline unsigned capwin_dirs(const CapWin *cw, const MoTables *t, int to)
+ * `to` of an n x n board captures (morelli_captures).  The stones' words
+ * are 0 off the board (both ends padded), so only a wrap past a file edge
+ * needs the file. */
+__attribute__((always_inline)) static inline unsigned capwin_dirs(const CapWin *cw,
+                                                                  const MoTables *t, int n, int to)
 {
-    const int pos = to - cw->w, f = t->file[to];
-    uint64_t nb = _pext_u64(capwin_at(cw->opp, pos), cw->m1);
-    uint64_t bey = _pext_u64(capwin_at(cw->own, pos), cw->m2);
+    /* offsets -n-1 .. n+1 from 2n + 2, and twice them */
+    const uint64_t m1 = (7ull << (n + 1)) | (5ull << (2 * n + 1)) | (7ull << (3 * n + 1));
+    const uint64_t m2 = 0x15ull | (0x11ull << (2 * n)) | (0x15ull << (4 * n));
+    const int pos = to - (2 * n + 2), f = t->file[to];
+    uint64_t nb = _pext_u64(capwin_at(cw->opp, pos), m1);
+    uint64_t bey = _pext_u64(capwin_at(cw->own, pos), m2);
     /* westward directions (SW, W, NW: bits 0, 3, 5) need file >= 2,
      * eastward (SE, E, NE: bits 2, 4, 7) file <= n - 3 */
-    unsigned ok = 0x42u | (f >= 2 ? 0x29u : 0u) | (f <= cw->n - 3 ? 0x94u : 0u);
+    unsigned ok = 0x42u | (f >= 2 ? 0x29u : 0u) | (f <= n - 3 ? 0x94u : 0u);
     return capw_dirs[nb & bey & ok];
 }
 #endif
+
+/* The noisy moves of the side s to move landing on the target `to` (a
+ * capture cell or a frame gap, see morelli_gen_noisy) from the stones of
+ * `from`, in index order; the count. */
+__attribute__((always_inline)) static inline int noisy_target(const MoPos *p, const MoTables *t,
+                                                              int s, int to, unsigned all,
+                                                              int gap, Bits from, Move *moves)
+{
+    /* a capture here completes a frame for no mover unless it does with
+     * every stone of the side kept (the mover's leaving aside): looked at
+     * once for the target */
+    int may_frame = p->throne != s + 1 && all && frame_possible(p, t, to, all) &&
+                    morelli_completes_frame(p, s, to, to, all);
+    int n = 0;
+    if (p->ruleset != RULESET_CLASSIC && !may_frame) {
+        /* standard, no frame: one move a stone, the same but for `from`
+         * (a target without captures is a gap: the move enthrones) */
+        if (!all && !gap)
+            return 0;
+        const Move base = MO_MAKE(0, to, all) | (all ? 0 : MO_ENTHRONE);
+        for (int k = 0; k < 3; k++)
+            for (uint64_t x = from.w[k]; x; x &= x - 1)
+                moves[n++] = base | (Move)(64 * k + __builtin_ctzll(x)) << 8;
+        return n;
+    }
+    while (bits_any(&from))
+        n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
+    return n;
+}
+
+/* morelli_gen_noisy of an n x n board past the placements (memo: what
+ * mo_noisy_recall said, not MO_MEMO_QUIET), one body per size. */
+__attribute__((always_inline)) static inline int gen_noisy_n(const MoPos *p, Move *moves, int memo,
+                                                             const int n)
+{
+    const MoTables *t = &morelli_tables[(n - 9) / 2];
+    const int small = n <= 11;
+    const int s = p->stm;
+    Bits gaps = {{0, 0, 0}};
+    if (p->throne != s + 1 && p->c.f3[s])
+        gaps = morelli_frame_gaps(p, s);
+    Bits targets;
+    if (memo == MO_MEMO_CELLS) {
+        targets = (Bits){{mo_noisy_memo.cells[0], mo_noisy_memo.cells[1],
+                          small ? 0 : mo_noisy_memo.cells[2]}};
+    } else {
+        MoCapClasses cc;
+        morelli_capture_classes(p, &cc);
+        targets = cc.ge[s][0];
+        if (small)
+            targets.w[2] = 0;
+    }
+    targets = bits_or(targets, gaps);
+#ifdef __BMI2__
+    CapWin cw;
+    capwin_init(&cw, p, s, small ? 2 : 3);
+#endif
+    int k = 0;
+    for (int wi = 0; wi < (small ? 2 : 3); wi++)
+        for (uint64_t x = targets.w[wi]; x; x &= x - 1) {
+            const int to = 64 * wi + __builtin_ctzll(x);
+            /* the movers first: most targets have none */
+            Bits from = movers_lines(p, t, s, to, small);
+            if (!bits_any(&from))
+                continue;
+#ifdef __BMI2__
+            unsigned all = capwin_dirs(&cw, t, n, to);
+#else
+            unsigned all = morelli_captures(p, s, to);
+#endif
+            k += noisy_target(p, t, s, to, all, bits_test(&gaps, to), from, moves + k);
+        }
+    return k;
+}
+
+__attribute__((noinline)) static int gen_noisy_9(const MoPos *p, Move *moves, int memo)
+{
+    return gen_noisy_n(p, moves, memo, 9);
+}
+
+__attribute__((noinline)) static int gen_noisy_11(const MoPos *p, Move *moves, int memo)
+{
+    return gen_noisy_n(p, moves, memo, 11);
+}
+
+__attribute__((noinline)) static int gen_noisy_13(const MoPos *p, Move *moves, int memo)
+{
+    return gen_noisy_n(p, moves, memo, 13);
+}
 
 int morelli_gen_noisy(const MoPos *p, Move *moves)
 {
@@ -684,46 +774,9 @@ int morelli_gen_noisy(const MoPos *p, Move *moves)
     const int memo = mo_noisy_recall(p);
     if (memo == MO_MEMO_QUIET)
         return 0;
-    const MoTables *t = mo_tables(p);
-    const int s = p->stm;
-    Bits gaps = {{0, 0, 0}};
-    if (p->throne != s + 1)
-        gaps = morelli_frame_gaps(p, s);
-    Bits targets;
-    if (memo == MO_MEMO_CELLS) {
-        targets = (Bits){{mo_noisy_memo.cells[0], mo_noisy_memo.cells[1], mo_noisy_memo.cells[2]}};
-    } else {
-        MoCapClasses cc;
-        morelli_capture_classes(p, &cc);
-        targets = cc.ge[s][0];
-    }
-    targets = bits_or(targets, gaps);
-#ifdef __BMI2__
-    CapWin cw;
-    capwin_init(&cw, p, s);
-#endif
-    int n = 0;
-    while (bits_any(&targets)) {
-        int to = bits_pop(&targets);
-        /* the movers first: most targets have none */
-        Bits from = movers_lines(p, s, to);
-        if (!bits_any(&from))
-            continue;
-#ifdef __BMI2__
-        unsigned all = capwin_dirs(&cw, t, to);
-#else
-        unsigned all = morelli_captures(p, s, to);
-#endif
-        int gap = bits_test(&gaps, to);
-        /* a capture here completes a frame for no mover unless it does
-         * with every stone of the side kept (the mover's leaving aside):
-         * looked at once for the target */
-        int may_frame = p->throne != s + 1 && all && frame_possible(p, t, to, all) &&
-                        morelli_completes_frame(p, s, to, to, all);
-        while (bits_any(&from))
-            n += noisy_landing(p, s, bits_pop(&from), to, all, gap, may_frame, moves + n);
-    }
-    return n;
+    return p->n == 9 ? gen_noisy_9(p, moves, memo)
+           : p->n == 11 ? gen_noisy_11(p, moves, memo)
+                        : gen_noisy_13(p, moves, memo);
 }
 
 /* Is m a legal move of p?  (Any 32-bit value: the search asks it of a
