@@ -475,9 +475,76 @@ int morelli_gen(const MoPos *p, Move *moves)
     return mo_placing(p) ? gen_placements(p, moves) : gen_slides(p, moves, 0);
 }
 
+/* The quiet moves of standard play on an n x n board past the placements
+ * (gen_slides' quiet_only without the classic cases), one body per size:
+ * the landings that neither capture nor fill a frame gap. */
+__attribute__((always_inline)) static inline int gen_quiet_n(const MoPos *p, Move *moves,
+                                                             const int n)
+{
+    const MoTables *t = &morelli_tables[(n - 9) / 2];
+    const int small = n <= 11;
+    const int s = p->stm;
+    /* a landing without captures enthrones iff it fills a frame gap */
+    Bits special = {{0, 0, 0}};
+    if (p->throne != s + 1 && p->c.f3[s])
+        special = morelli_frame_gaps(p, s);
+    /* the capture cells (only free cells matter: the landings are) */
+#ifdef __AVX2__
+    if (small) {
+        __m256i c1, c2;
+        capture_classes_halves(p, t, n, &c1, &c2);
+        __m128i h = s ? _mm256_extracti128_si256(c1, 1) : _mm256_castsi256_si128(c1);
+        special.w[0] |= (uint64_t)_mm_cvtsi128_si64(h);
+        special.w[1] |= (uint64_t)_mm_extract_epi64(h, 1);
+    } else
+#endif
+    {
+        MoCapClasses cc;
+        morelli_capture_classes(p, &cc);
+        special = bits_or(special, cc.ge[s][0]);
+    }
+    int k = 0;
+    /* the stones of bands 0 and 1 have no landing */
+    Bits own = bits_andnot(p->stones[s], bits_or(t->band_mask[0], t->band_mask[1]));
+    for (int wi = 0; wi < (small ? 2 : 3); wi++)
+        for (uint64_t y = own.w[wi]; y; y &= y - 1) {
+            const int from = 64 * wi + __builtin_ctzll(y);
+            Bits plain = bits_andnot(reach_lines(p, t, from), special);
+            const Move base = MO_MAKE(from, 0, 0);
+            for (uint64_t x = plain.w[0]; x; x &= x - 1)
+                moves[k++] = base | (Move)__builtin_ctzll(x);
+            for (uint64_t x = plain.w[1]; x; x &= x - 1)
+                moves[k++] = base | (Move)(64 + __builtin_ctzll(x));
+            if (!small)
+                for (uint64_t x = plain.w[2]; x; x &= x - 1)
+                    moves[k++] = base | (Move)(128 + __builtin_ctzll(x));
+        }
+    return k;
+}
+
+__attribute__((noinline)) static int gen_quiet_9(const MoPos *p, Move *moves)
+{
+    return gen_quiet_n(p, moves, 9);
+}
+
+__attribute__((noinline)) static int gen_quiet_11(const MoPos *p, Move *moves)
+{
+    return gen_quiet_n(p, moves, 11);
+}
+
+__attribute__((noinline)) static int gen_quiet_13(const MoPos *p, Move *moves)
+{
+    return gen_quiet_n(p, moves, 13);
+}
+
 int morelli_gen_quiet(const MoPos *p, Move *moves)
 {
-    return mo_placing(p) ? gen_placements(p, moves) : gen_slides(p, moves, 1);
+    if (mo_placing(p))
+        return gen_placements(p, moves);
+    if (p->ruleset == RULESET_CLASSIC)
+        return gen_slides(p, moves, 1);
+    return p->n == 9 ? gen_quiet_9(p, moves) : p->n == 11 ? gen_quiet_11(p, moves)
+                                                           : gen_quiet_13(p, moves);
 }
 
 /*
