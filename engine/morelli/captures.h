@@ -31,10 +31,14 @@
 __attribute__((always_inline)) static inline __m256i shift_halves(__m256i x, int k)
 {
     /* whole bytes: one byte shift of each half */
-    if (k == 8 || k == 16)
-        return _mm256_srli_si256(x, k / 8);
-    if (k == -8 || k == -16)
-        return _mm256_slli_si256(x, -k / 8);
+    if (k == 8)
+        return _mm256_srli_si256(x, 1);
+    if (k == 16)
+        return _mm256_srli_si256(x, 2);
+    if (k == -8)
+        return _mm256_slli_si256(x, 1);
+    if (k == -16)
+        return _mm256_slli_si256(x, 2);
     if (k > 0)
         return _mm256_or_si256(_mm256_srli_epi64(x, k),
                                _mm256_srli_si256(_mm256_slli_epi64(x, 64 - k), 8));
@@ -98,6 +102,74 @@ __attribute__((always_inline)) static inline void capture_classes_halves(const M
     *c1 = _mm256_and_si256(g1, free_cells);
     *c2 = _mm256_and_si256(g2, free_cells);
 }
+/* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
+__attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
+{
+    if (k > 0) /* lane i takes the high bits of lane i + 1 (lane 3 is 0) */
+        return _mm256_or_si256(_mm256_srli_epi64(x, k),
+                               _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
+    /* lane i takes the low bits of lane i - 1, lane 0 nothing */
+    __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
+}
+
+/* The three words of b, the fourth lane 0. */
+static inline __m256i m256_of(const Bits *b)
+{
+    return _mm256_maskload_epi64((const long long *)b->w, _mm256_set_epi64x(0, -1, -1, -1));
+}
+
+static inline Bits bits_of_m256(__m256i x)
+{
+    uint64_t o[4];
+    _mm256_storeu_si256((__m256i *)o, x);
+    return (Bits){{o[0], o[1], o[2]}};
+}
+
+/* The cells of side s (own, opp: its stones and the other side's as
+ * m256_of) capturing in direction d, step k, on 13x13; straight up or down
+ * (N, S) without the mask of the cells whose c + 2k is on the board (see
+ * capture_halves; the cells off the board are not free cells).  The mask
+ * read as 32 bytes (the next set's first word in the fourth lane: own and
+ * opp have it 0). */
+__attribute__((always_inline)) static inline __m256i capture_dir13(const MoTables *t, __m256i own,
+                                                                   __m256i opp, int d, int k)
+{
+    __m256i c = _mm256_and_si256(shift256(opp, k), shift256(own, 2 * k));
+    if (d == 2 || d == 6)
+        return c;
+    return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)t->cap_from[d].w), c);
+}
+
+/* The capture classes of both colours on 13x13 (as capture_classes_halves,
+ * a colour a register: c1[s], c2[s] the free cells where a landing of side
+ * s captures at least one stone, at least two; the fourth lanes 0). */
+__attribute__((always_inline)) static inline void capture_classes_13_regs(const MoPos *p,
+                                                                          const MoTables *t,
+                                                                          __m256i c1[2],
+                                                                          __m256i c2[2])
+{
+    const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
+    const __m256i bl = m256_of(&p->stones[0]), wh = m256_of(&p->stones[1]);
+    __m256i b1 = _mm256_setzero_si256(), b2 = b1, w1 = b1, w2 = b1;
+#pragma GCC unroll 8
+    for (int d = 0; d < MO_DIRS; d++) {
+        __m256i cb = capture_dir13(t, bl, wh, d, delta[d]);
+        __m256i cw = capture_dir13(t, wh, bl, d, delta[d]);
+        b2 = _mm256_or_si256(b2, _mm256_and_si256(b1, cb));
+        b1 = _mm256_or_si256(b1, cb);
+        w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));
+        w1 = _mm256_or_si256(w1, cw);
+    }
+    /* the free cells but the Throne, in registers (see above) */
+    __m256i free_cells =
+        _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(bl, wh), m256_of(&t->throne)),
+                            m256_of(&t->board));
+    c1[0] = _mm256_and_si256(b1, free_cells);
+    c2[0] = _mm256_and_si256(b2, free_cells);
+    c1[1] = _mm256_and_si256(w1, free_cells);
+    c2[1] = _mm256_and_si256(w2, free_cells);
+}
 #endif
 
 enum { MO_MEMO_NONE, MO_MEMO_QUIET, MO_MEMO_CELLS };
@@ -136,14 +208,14 @@ static inline void mo_noisy_note(const MoPos *p, const Bits *cells, int quiet)
 }
 
 #ifdef __AVX2__
-/* The same with the capture cells of a board up to 11x11 in a register. */
-static inline void mo_noisy_note_small(const MoPos *p, __m128i cells, int quiet)
+/* The same with the capture cells in a register (words 0..2). */
+static inline void mo_noisy_note_vec(const MoPos *p, __m256i cells, int quiet)
 {
     MoNoisyMemo *q = &mo_noisy_memo;
     _mm256_storeu_si256((__m256i *)q->head, _mm256_loadu_si256((const __m256i *)p));
     _mm256_storeu_si256((__m256i *)(q->head + 32),
                         _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
-    _mm256_storeu_si256((__m256i *)q->cells, _mm256_zextsi128_si256(cells));
+    _mm256_storeu_si256((__m256i *)q->cells, cells);
     q->state = quiet ? MO_MEMO_QUIET : MO_MEMO_CELLS;
 }
 #endif

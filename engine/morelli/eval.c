@@ -134,24 +134,23 @@ __attribute__((always_inline)) static inline int best_capture(const MoPos *p, co
 }
 
 /* The score from the side to move's view, given the stones of each side
- * (ms, os) and their best captures (mb, ob), and the note for
- * morelli_gen_noisy (note: its argument cells, the mover's capture
- * cells).  Mobility and the band sum are kept by make/unmake (MoPos.mob,
- * bsum): with k_b stones on band b, reserve = sum k_b (b - 1) (no stone is
- * on band 0) and inner = sum k_b (outer - b). */
+ * (ms, os) and their best captures (mb, ob); *quiet: the note for
+ * morelli_gen_noisy (no noisy move).  Mobility and the band sum are kept
+ * by make/unmake (MoPos.mob, bsum): with k_b stones on band b, reserve =
+ * sum k_b (b - 1) = bsum - stones (no stone is on band 0) and inner = sum
+ * k_b (outer - b) = outer stones - bsum, so that the stone, reserve and
+ * inner terms are one term in the stones and one in the band sums. */
 __attribute__((always_inline)) static inline int eval_score(const MoPos *p, const MoTables *t,
                                                             int ms, int os, int mb, int ob,
                                                             int *quiet)
 {
     const int *w = morelli_weights;
     const int s = p->stm, o = s ^ 1, outer = t->outer_band;
-    const int mr = p->c.bsum[s] - ms, orr = p->c.bsum[o] - os;
-    const int mi = ms * outer - p->c.bsum[s], oi = os * outer - p->c.bsum[o];
+    const int ds = ms - os, dbs = p->c.bsum[s] - p->c.bsum[o];
     int score = w[MW_TEMPO];
-    score += w[MW_STONE] * (ms - os);
+    score += (w[MW_STONE] - w[MW_RESERVE] + w[MW_INNER] * outer) * ds;
+    score += (w[MW_RESERVE] - w[MW_INNER]) * dbs;
     score += w[MW_MOBILITY] * (p->c.mob[s] - p->c.mob[o]);
-    score += w[MW_RESERVE] * (mr - orr);
-    score += w[MW_INNER] * (mi - oi);
     score += w[MW_CAPTURE_NOW] * mb - w[MW_CAPTURE_THREAT] * ob;
 
     /* frames, orbit by orbit (counted by make/unmake) */
@@ -172,10 +171,11 @@ __attribute__((always_inline)) static inline int eval_score(const MoPos *p, cons
     else if (frame_threat)
         score -= w[MW_FRAME_THREAT];
 
-    /* the Throne counts more as the band steps run out */
+    /* the Throne counts more as the band steps run out (the reserves of
+     * both sides: the band sums less the stones) */
     if (p->throne) {
         int full = p->ring * (outer - 1);
-        int left = mr + orr;
+        int left = p->c.bsum[s] + p->c.bsum[o] - ms - os;
         if (left > full)
             left = full;
         int v = w[MW_THRONE] + (full > 0 ? w[MW_THRONE_LATE] * (full - left) / full : 0);
@@ -184,6 +184,7 @@ __attribute__((always_inline)) static inline int eval_score(const MoPos *p, cons
     return score;
 }
 
+#ifndef __AVX2__
 /* Any size: the capture classes through morelli_capture_classes. */
 static int eval_any(const MoPos *p)
 {
@@ -201,8 +202,7 @@ static int eval_any(const MoPos *p)
     mo_noisy_note(p, &cc.ge[s][0], quiet);
     return score;
 }
-
-#ifdef __AVX2__
+#else
 /* Boards up to 11x11 (cells below 128, two words a set), one body per
  * size (n): the capture classes in registers (both colours in the halves
  * of one), the tables at a constant address. */
@@ -240,7 +240,39 @@ __attribute__((always_inline)) static inline int eval_small(const MoPos *p, cons
     const int os = __builtin_popcountll(p->stones[o].w[0]) + __builtin_popcountll(p->stones[o].w[1]);
     int quiet;
     int score = eval_score(p, t, ms, os, mb, ob, &quiet);
-    mo_noisy_note_small(p, me1, quiet);
+    mo_noisy_note_vec(p, _mm256_zextsi128_si256(me1), quiet);
+    return score;
+}
+
+/* 13x13: the same with a colour a register (three words). */
+__attribute__((noinline)) static int eval_13(const MoPos *p)
+{
+    const MoTables *t = &morelli_tables[2];
+    const int s = p->stm, o = s ^ 1;
+    __m256i c1[2], c2[2];
+    capture_classes_13_regs(p, t, c1, c2);
+    uint64_t me[4], op[4];
+    _mm256_storeu_si256((__m256i *)me, c1[s]);
+    _mm256_storeu_si256((__m256i *)op, c1[o]);
+    int mb, ob;
+    __m256i any2 = _mm256_or_si256(c2[0], c2[1]);
+    if (_mm256_testz_si256(any2, any2)) {
+        /* no cell of 2 (most positions) */
+        mb = reaches_words(p, t, s, me[0], me[1], me[2]);
+        ob = reaches_words(p, t, o, op[0], op[1], op[2]);
+    } else {
+        uint64_t me2[4], op2[4];
+        _mm256_storeu_si256((__m256i *)me2, c2[s]);
+        _mm256_storeu_si256((__m256i *)op2, c2[o]);
+        mb = best_capture(p, t, s, (Bits){{me[0], me[1], me[2]}},
+                          (Bits){{me2[0], me2[1], me2[2]}});
+        ob = best_capture(p, t, o, (Bits){{op[0], op[1], op[2]}},
+                          (Bits){{op2[0], op2[1], op2[2]}});
+    }
+    int quiet;
+    int score = eval_score(p, t, bits_count(&p->stones[s]), bits_count(&p->stones[o]), mb, ob,
+                           &quiet);
+    mo_noisy_note_vec(p, c1[s], quiet);
     return score;
 }
 
@@ -268,6 +300,8 @@ int morelli_evaluate(const void *pos)
         return eval_9(p);
     if (p->n == 11)
         return eval_11(p);
-#endif
+    return eval_13(p);
+#else
     return eval_any(p);
+#endif
 }

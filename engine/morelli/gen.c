@@ -122,39 +122,6 @@ static int gen_placements(const MoPos *p, Move *moves)
  * 128) Black in the low 128-bit half and White in the high one, on 13x13
  * one 256-bit register a colour (three words, the fourth lane 0). */
 
-/* A 256-bit set (three words used) moved k cells down (k > 0) or up. */
-__attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
-{
-    if (k > 0) /* lane i takes the high bits of lane i + 1 (lane 3 is 0) */
-        return _mm256_or_si256(_mm256_srli_epi64(x, k),
-                               _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
-    /* lane i takes the low bits of lane i - 1, lane 0 nothing */
-    __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
-    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
-}
-
-/* The three words of b, the fourth lane 0. */
-static inline __m256i m256_of(const Bits *b)
-{
-    return _mm256_maskload_epi64((const long long *)b->w, _mm256_set_epi64x(0, -1, -1, -1));
-}
-
-static inline Bits bits_of_m256(__m256i x)
-{
-    uint64_t o[4];
-    _mm256_storeu_si256((__m256i *)o, x);
-    return (Bits){{o[0], o[1], o[2]}};
-}
-
-/* The cells of side s (own, opp: its stones and the other side's as
- * m256_of) capturing in direction d, step k, on 13x13. */
-__attribute__((always_inline)) static inline __m256i capture_dir13(const MoTables *t, __m256i own,
-                                                                   __m256i opp, int d, int k)
-{
-    return _mm256_and_si256(m256_of(&t->cap_from[d]),
-                            _mm256_and_si256(shift256(opp, k), shift256(own, 2 * k)));
-}
-
 /* Up to 11x11, one body per size (constant shifts). */
 __attribute__((always_inline)) static inline Bits capture_cells_small(const MoPos *p, int n, int s,
                                                                       Bits by_dir[MO_DIRS])
@@ -284,27 +251,12 @@ __attribute__((always_inline)) static inline void capture_classes_small(const Mo
 
 __attribute__((noinline)) static void capture_classes_13(const MoPos *p, MoCapClasses *cc)
 {
-    const MoTables *t = mo_tables(p);
-    const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bl = m256_of(&p->stones[0]), wh = m256_of(&p->stones[1]);
-    __m256i b1 = _mm256_setzero_si256(), b2 = b1, w1 = b1, w2 = b1;
-#pragma GCC unroll 8
-    for (int d = 0; d < MO_DIRS; d++) {
-        __m256i cb = capture_dir13(t, bl, wh, d, delta[d]);
-        __m256i cw = capture_dir13(t, wh, bl, d, delta[d]);
-        b2 = _mm256_or_si256(b2, _mm256_and_si256(b1, cb));
-        b1 = _mm256_or_si256(b1, cb);
-        w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));
-        w1 = _mm256_or_si256(w1, cw);
+    __m256i c1[2], c2[2];
+    capture_classes_13_regs(p, mo_tables(p), c1, c2);
+    for (int s = 0; s < 2; s++) {
+        cc->ge[s][0] = bits_of_m256(c1[s]);
+        cc->ge[s][1] = bits_of_m256(c2[s]);
     }
-    /* the free cells but the Throne, in registers (see above) */
-    __m256i free_cells =
-        _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(bl, wh), m256_of(&t->throne)),
-                            m256_of(&t->board));
-    cc->ge[0][0] = bits_of_m256(_mm256_and_si256(b1, free_cells));
-    cc->ge[0][1] = bits_of_m256(_mm256_and_si256(b2, free_cells));
-    cc->ge[1][0] = bits_of_m256(_mm256_and_si256(w1, free_cells));
-    cc->ge[1][1] = bits_of_m256(_mm256_and_si256(w2, free_cells));
 }
 #else
 /* Without AVX2: each side's cells by direction, counted. */
