@@ -23,8 +23,11 @@
 
 #include "morelli.h"
 
-#ifdef __AVX2__
+#if defined __AVX2__ || defined __BMI2__
 #include <immintrin.h>
+#endif
+
+#ifdef __AVX2__
 
 /* Each 128-bit half of x moved k cells down the index (k > 0) or up
  * (k < 0), 0 < |k| < 64. */
@@ -169,6 +172,58 @@ __attribute__((always_inline)) static inline void capture_classes_13_regs(const 
     c2[0] = _mm256_and_si256(b2, free_cells);
     c1[1] = _mm256_and_si256(w1, free_cells);
     c2[1] = _mm256_and_si256(w2, free_cells);
+}
+#endif
+
+#ifdef __BMI2__
+/* The capture directions at a cell, from 64-bit windows of the stones:
+ * bit k of a window is the cell to - 2n - 2 + k, so a cell's 8 neighbours
+ * and the 8 cells two steps away all fall within it (at most 4n + 5 = 57
+ * bits).  pext gathers them in the order of their index offsets: -n-1,
+ * -n, 1-n, -1, 1, n-1, n, n+1, the directions 5, 6, 7, 4, 0, 3, 2, 1. */
+typedef struct CapWin {
+    uint64_t own[5], opp[5]; /* the stones' words with a 0 word either side */
+} CapWin;
+
+/* bit j of a pext result (the order above) -> its direction's bit (gen.c) */
+extern const uint8_t mo_capw_dirs[256];
+
+/* words: the board's words (2 up to 11x11, else 3) */
+__attribute__((always_inline)) static inline void capwin_init(CapWin *cw, const MoPos *p, int s,
+                                                              int words)
+{
+    cw->own[0] = cw->opp[0] = 0;
+    for (int k = 0; k < words; k++) {
+        cw->own[k + 1] = p->stones[s].w[k];
+        cw->opp[k + 1] = p->stones[s ^ 1].w[k];
+    }
+    cw->own[words + 1] = cw->opp[words + 1] = 0;
+}
+
+/* The 64 cells from cell pos on (pos >= -64) of the words b (CapWin). */
+__attribute__((always_inline)) static inline uint64_t capwin_at(const uint64_t b[5], int pos)
+{
+    unsigned i = (unsigned)((pos >> 6) + 1), r = (unsigned)pos & 63u;
+    return (b[i] >> r) | ((b[i + 1] << 1) << (63 - r));
+}
+
+/* The directions in which a stone of the side landing on the empty cell
+ * `to` of an n x n board captures (morelli_captures).  The stones' words
+ * are 0 off the board (both ends padded), so only a wrap past a file edge
+ * needs the file. */
+__attribute__((always_inline)) static inline unsigned capwin_dirs(const CapWin *cw,
+                                                                  const MoTables *t, int n, int to)
+{
+    /* offsets -n-1 .. n+1 from 2n + 2, and twice them */
+    const uint64_t m1 = (7ull << (n + 1)) | (5ull << (2 * n + 1)) | (7ull << (3 * n + 1));
+    const uint64_t m2 = 0x15ull | (0x11ull << (2 * n)) | (0x15ull << (4 * n));
+    const int pos = to - (2 * n + 2), f = t->file[to];
+    uint64_t nb = _pext_u64(capwin_at(cw->opp, pos), m1);
+    uint64_t bey = _pext_u64(capwin_at(cw->own, pos), m2);
+    /* westward directions (SW, W, NW: bits 0, 3, 5) need file >= 2,
+     * eastward (SE, E, NE: bits 2, 4, 7) file <= n - 3 */
+    unsigned ok = 0x42u | (f >= 2 ? 0x29u : 0u) | (f <= n - 3 ? 0x94u : 0u);
+    return mo_capw_dirs[nb & bey & ok];
 }
 #endif
 

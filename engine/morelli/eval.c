@@ -114,8 +114,17 @@ __attribute__((noinline)) static int best_capture_cells(const MoPos *p, int s, B
 {
     const MoTables *t = mo_tables(p);
     int best = 0;
+#ifdef __BMI2__
+    CapWin cw;
+    capwin_init(&cw, p, s, 3);
+#endif
     for (Bits c = ge1; bits_any(&c);) {
-        int to = bits_pop(&c), k = __builtin_popcount(morelli_captures(p, s, to));
+        int to = bits_pop(&c);
+#ifdef __BMI2__
+        int k = __builtin_popcount(capwin_dirs(&cw, t, p->n, to));
+#else
+        int k = __builtin_popcount(morelli_captures(p, s, to));
+#endif
         if (k > best && reached(p, t, s, to))
             best = k;
     }

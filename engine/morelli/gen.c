@@ -640,15 +640,6 @@ static inline int frame_possible(const MoPos *p, const MoTables *t, int to, unsi
 _Thread_local MoNoisyMemo mo_noisy_memo;
 
 #ifdef __BMI2__
-/* The capture directions at a cell, from 64-bit windows of the stones:
- * bit k of a window is the cell to - 2n - 2 + k, so a cell's 8 neighbours
- * and the 8 cells two steps away all fall within it (at most 4n + 5 = 57
- * bits).  pext gathers them in the order of their index offsets: -n-1,
- * -n, 1-n, -1, 1, n-1, n, n+1, the directions 5, 6, 7, 4, 0, 3, 2, 1. */
-typedef struct CapWin {
-    uint64_t own[5], opp[5]; /* the stones' words with a 0 word either side */
-} CapWin;
-
 /* bit j of a pext result (the order above) -> its direction's bit */
 #define CAPW_DIR(x)                                                                          \
     ((((x)&7u) << 5) | (((x)&8u) << 1) | (((x) >> 4) & 1u) | (((x) >> 5 & 1u) << 3) |      \
@@ -656,45 +647,8 @@ typedef struct CapWin {
 #define CAPW4(x) CAPW_DIR(x), CAPW_DIR((x) + 1), CAPW_DIR((x) + 2), CAPW_DIR((x) + 3)
 #define CAPW16(x) CAPW4(x), CAPW4((x) + 4), CAPW4((x) + 8), CAPW4((x) + 12)
 #define CAPW64(x) CAPW16(x), CAPW16((x) + 16), CAPW16((x) + 32), CAPW16((x) + 48)
-static const uint8_t capw_dirs[256] = {CAPW64(0u), CAPW64(64u), CAPW64(128u), CAPW64(192u)};
+const uint8_t mo_capw_dirs[256] = {CAPW64(0u), CAPW64(64u), CAPW64(128u), CAPW64(192u)};
 
-/* words: the board's words (2 up to 11x11, else 3) */
-__attribute__((always_inline)) static inline void capwin_init(CapWin *cw, const MoPos *p, int s,
-                                                              int words)
-{
-    cw->own[0] = cw->opp[0] = 0;
-    for (int k = 0; k < words; k++) {
-        cw->own[k + 1] = p->stones[s].w[k];
-        cw->opp[k + 1] = p->stones[s ^ 1].w[k];
-    }
-    cw->own[words + 1] = cw->opp[words + 1] = 0;
-}
-
-/* The 64 cells from cell pos on (pos >= -64) of the words b (CapWin). */
-__attribute__((always_inline)) static inline uint64_t capwin_at(const uint64_t b[5], int pos)
-{
-    unsigned i = (unsigned)((pos >> 6) + 1), r = (unsigned)pos & 63u;
-    return (b[i] >> r) | ((b[i + 1] << 1) << (63 - r));
-}
-
-/* The directions in which a stone of the side landing on the empty cell
- * `to` of an n x n board captures (morelli_captures).  The stones' words
- * are 0 off the board (both ends padded), so only a wrap past a file edge
- * needs the file. */
-__attribute__((always_inline)) static inline unsigned capwin_dirs(const CapWin *cw,
-                                                                  const MoTables *t, int n, int to)
-{
-    /* offsets -n-1 .. n+1 from 2n + 2, and twice them */
-    const uint64_t m1 = (7ull << (n + 1)) | (5ull << (2 * n + 1)) | (7ull << (3 * n + 1));
-    const uint64_t m2 = 0x15ull | (0x11ull << (2 * n)) | (0x15ull << (4 * n));
-    const int pos = to - (2 * n + 2), f = t->file[to];
-    uint64_t nb = _pext_u64(capwin_at(cw->opp, pos), m1);
-    uint64_t bey = _pext_u64(capwin_at(cw->own, pos), m2);
-    /* westward directions (SW, W, NW: bits 0, 3, 5) need file >= 2,
-     * eastward (SE, E, NE: bits 2, 4, 7) file <= n - 3 */
-    unsigned ok = 0x42u | (f >= 2 ? 0x29u : 0u) | (f <= n - 3 ? 0x94u : 0u);
-    return capw_dirs[nb & bey & ok];
-}
 #endif
 
 /* The noisy moves of the side s to move landing on the target `to` (a
@@ -807,10 +761,11 @@ int morelli_move_legal(const MoPos *p, Move m)
     int to = MO_TO(m);
     if (to >= t->cells)
         return 0;
-    Bits occ = mo_occupied(p);
-    if (mo_placing(p))
+    if (mo_placing(p)) {
+        Bits occ = mo_occupied(p);
         return (m & ~(Move)0xFFu) == MO_PLACE && bits_test(&t->ring_mask, to) &&
                !bits_test(&occ, to);
+    }
     if (m & ~(MO_ENTHRONE | 0xFFFFFFu))
         return 0;
     int from = MO_FROM(m);
@@ -833,8 +788,8 @@ int morelli_move_legal(const MoPos *p, Move m)
     int en = 0;
     if (p->throne != s + 1) {
         if (caps)
-            en = morelli_completes_frame(p, s, from, to, caps);
-        else {
+            en = frame_possible(p, t, to, caps) && morelli_completes_frame(p, s, from, to, caps);
+        else if (p->c.f3[s]) {
             Bits gaps = morelli_frame_gaps(p, s);
             en = bits_test(&gaps, to);
         }
