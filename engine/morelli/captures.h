@@ -227,6 +227,11 @@ __attribute__((always_inline)) static inline unsigned capwin_dirs(const CapWin *
 }
 #endif
 
+/* morelli_lray[sz][l][k]: the byte offset of the row of MoTables.ray of
+ * the cell lcell[l][k] (tables.c), so that a landing set's cut is read with
+ * one add. */
+extern uint16_t morelli_lray[3][MO_LINES][16];
+
 enum { MO_MEMO_NONE, MO_MEMO_QUIET, MO_MEMO_CELLS };
 
 /* The position's first 64 bytes: the stones, the key, the board size, the

@@ -312,8 +312,10 @@ void morelli_capture_classes(const MoPos *p, MoCapClasses *cc)
  * first occupied one (`from` itself when that is the neighbour; the line's
  * last cell when nothing is in the way), and the landings are those of
  * land[from][d] not beyond it: no branch, no blocker bit to clear. */
-static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
+static inline Bits reach_lines(const MoPos *p, const MoTables *t, int sz, int from)
 {
+    const uint16_t(*lray)[16] = morelli_lray[sz];
+    const unsigned char *ray = (const unsigned char *)t->ray;
 #ifdef __AVX2__
     /* a Bits read as 32 bytes: its 3 words and the next one's first,
      * dropped at the end (land and ray are followed by more tables) */
@@ -327,17 +329,22 @@ static inline Bits reach_lines(const MoPos *p, const MoTables *t, int from)
     for (int ax = 0; ax < 4; ax++) {
         unsigned l = t->line[from][ax], q = t->lpos[from][ax], up, lo;
         mo_line_near(p->lm[l], q, &up, &lo);
-        int pa = t->lcell[l][q + up - 1], pb = t->lcell[l][lo + 1];
+        /* the rays of the cells pa, pb just before the first occupied
+         * ones (morelli_lray: their rows of ray) */
+        const unsigned char *pa = ray + lray[l][q + up - 1], *pb = ray + lray[l][lo + 1];
 #ifdef __AVX2__
-        __m256i ra = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)t->ray[pa][ax].w),
+        __m256i ra = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)(pa + ax * sizeof(Bits))),
                                          _mm256_loadu_si256((const __m256i *)t->land[from][ax].w));
-        __m256i rb =
-            _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)t->ray[pb][ax + 4].w),
-                                _mm256_loadu_si256((const __m256i *)t->land[from][ax + 4].w));
+        __m256i rb = _mm256_andnot_si256(
+            _mm256_loadu_si256((const __m256i *)(pb + (ax + 4) * sizeof(Bits))),
+            _mm256_loadu_si256((const __m256i *)t->land[from][ax + 4].w));
         out = _mm256_or_si256(out, _mm256_or_si256(ra, rb));
 #else
-        out = bits_or(out, bits_andnot(t->land[from][ax], t->ray[pa][ax]));
-        out = bits_or(out, bits_andnot(t->land[from][ax + 4], t->ray[pb][ax + 4]));
+        Bits cut_a, cut_b;
+        memcpy(&cut_a, pa + ax * sizeof(Bits), sizeof cut_a);
+        memcpy(&cut_b, pb + (ax + 4) * sizeof(Bits), sizeof cut_b);
+        out = bits_or(out, bits_andnot(t->land[from][ax], cut_a));
+        out = bits_or(out, bits_andnot(t->land[from][ax + 4], cut_b));
 #endif
     }
 #ifdef __AVX2__
@@ -373,7 +380,7 @@ static int gen_slides(const MoPos *p, Move *moves, int quiet_only)
     own = bits_andnot(own, bits_or(t->band_mask[0], t->band_mask[1]));
     while (bits_any(&own)) {
         int from = bits_pop(&own);
-        Bits to_set = reach_lines(p, t, from);
+        Bits to_set = reach_lines(p, t, p->sz, from);
         Bits plain = bits_andnot(to_set, special);
         to_set = bits_and(to_set, special);
         const Move base = MO_MAKE(from, 0, 0);
@@ -461,7 +468,7 @@ __attribute__((always_inline)) static inline int gen_quiet_n(const MoPos *p, Mov
     for (int wi = 0; wi < (small ? 2 : 3); wi++)
         for (uint64_t y = own.w[wi]; y; y &= y - 1) {
             const int from = 64 * wi + __builtin_ctzll(y);
-            Bits plain = bits_andnot(reach_lines(p, t, from), special);
+            Bits plain = bits_andnot(reach_lines(p, t, (n - 9) / 2, from), special);
             const Move base = MO_MAKE(from, 0, 0);
             for (uint64_t x = plain.w[0]; x; x &= x - 1)
                 moves[k++] = base | (Move)__builtin_ctzll(x);

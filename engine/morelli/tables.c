@@ -5,6 +5,7 @@
  * scratch.  Layouts in morelli.h.
  */
 #include "internal.h"
+#include "captures.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@ Key morelli_zob_stone[2][MO_CELLS];
 Key morelli_zob_king[2];
 Key morelli_zob_white;
 uint32_t morelli_frame_val[256];
+uint16_t morelli_lray[3][MO_LINES][16];
 
 static const int dir_dx[MO_DIRS] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int dir_dy[MO_DIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -152,8 +154,10 @@ static void tables_fill(MoTables *t, int n)
             nl++;
         }
     for (int l = 0; l < MO_LINES; l++)
-        for (int k = 0; k < 16; k++)
+        for (int k = 0; k < 16; k++) {
             t->lbo[l][k] = (uint16_t)(t->lcell[l][k] * MO_LB_ROW);
+            morelli_lray[(n - 9) / 2][l][k] = (uint16_t)(t->lcell[l][k] * sizeof t->ray[0]);
+        }
     for (int b = 0; b < 8; b++)
         for (int c = 0; c < n * n; c++)
             if (t->band[c] >= 1 && t->band[c] < b)
