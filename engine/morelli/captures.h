@@ -1,6 +1,7 @@
 /*
  * captures.h -- what the evaluation (eval.c) and the move generator
- * (gen.c) share beyond morelli.h; private to this folder.
+ * (gen.c) share beyond morelli.h, and a table tables.c fills for the
+ * generator (morelli_lray); private to this folder.
  *
  * The capture cells of both colours by direction shifts (AVX2, boards up
  * to 11x11): Black in the low 128-bit half of a register, White in the high
@@ -59,22 +60,40 @@ static inline __m256i colour_halves(const MoPos *p)
         _mm_loadu_si128((const __m128i *)p->stones[1].w), 1);
 }
 
-/* The capture cells of direction d, step k, of both colours (bw from
- * colour_halves, wb the same with its halves swapped): Black's in the low
- * half, White's in the high half.  First the other colour's stones with
- * one of the colour's k beyond (y), then those cells moved k back: the
- * colour's captures at c take c + k with c + 2k its own.  Straight up or
- * down (N, S) a line leaves the board only off its ends, where the sets
- * are 0: no mask of the cells whose c + 2k is on the board (the cells off
- * the board that remain are not free cells). */
-__attribute__((always_inline)) static inline __m256i capture_halves(const MoTables *t, __m256i bw,
-                                                                    __m256i wb, int d, int k)
+/* Both colours (boards up to 11x11) as the captures of each direction
+ * read them: bw from colour_halves, wb the same with its halves swapped
+ * (the other colour), and bw kept only where a stone two steps beyond a
+ * capture cell leaves that cell on its row: eastward (E, NE, SE) file >= 2
+ * (cap_from[W]), westward (W, NW, SW) file <= n - 3 (cap_from[E]).  Up or
+ * down a line leaves the board only off its ends, where the sets are 0. */
+typedef struct CapSrc {
+    __m256i bw, wb, east, west;
+} CapSrc;
+
+__attribute__((always_inline)) static inline CapSrc cap_src(const MoPos *p, const MoTables *t)
 {
-    __m256i c = shift_halves(_mm256_and_si256(wb, shift_halves(bw, k)), k);
-    if (d == 2 || d == 6)
-        return c;
-    return _mm256_and_si256(
-        c, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[d].w)));
+    CapSrc cs;
+    cs.bw = colour_halves(p);
+    cs.wb = _mm256_permute4x64_epi64(cs.bw, 0x4E);
+    cs.east = _mm256_and_si256(
+        cs.bw, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[4].w)));
+    cs.west = _mm256_and_si256(
+        cs.bw, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->cap_from[0].w)));
+    return cs;
+}
+
+/* The capture cells of direction d, step k, of both colours: Black's in
+ * the low half, White's in the high half.  First the other colour's stones
+ * with one of the colour's k beyond (y), then those cells moved k back:
+ * the colour's captures at c take c + k with c + 2k its own (kept on the
+ * row of c, CapSrc).  Cells off the board may remain (they are not free
+ * cells). */
+__attribute__((always_inline)) static inline __m256i capture_halves(const CapSrc *cs, int d, int k)
+{
+    const __m256i own = d == 0 || d == 1 || d == 7 ? cs->east
+                        : d == 3 || d == 4 || d == 5 ? cs->west
+                                                     : cs->bw;
+    return shift_halves(_mm256_and_si256(cs->wb, shift_halves(own, k)), k);
 }
 
 /* The capture classes of both colours (boards up to 11x11, n the size):
@@ -87,11 +106,12 @@ __attribute__((always_inline)) static inline void capture_classes_halves(const M
                                                                          __m256i *c1, __m256i *c2)
 {
     const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
+    const CapSrc cs = cap_src(p, t);
+    const __m256i bw = cs.bw;
     __m256i g1 = _mm256_setzero_si256(), g2 = g1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
+        __m256i c = capture_halves(&cs, d, delta[d]);
         g2 = _mm256_or_si256(g2, _mm256_and_si256(g1, c));
         g1 = _mm256_or_si256(g1, c);
     }
@@ -129,19 +149,32 @@ static inline Bits bits_of_m256(__m256i x)
     return (Bits){{o[0], o[1], o[2]}};
 }
 
-/* The cells of side s (own, opp: its stones and the other side's as
- * m256_of) capturing in direction d, step k, on 13x13; straight up or down
- * (N, S) without the mask of the cells whose c + 2k is on the board (see
- * capture_halves; the cells off the board are not free cells).  The mask
- * read as 32 bytes (the next set's first word in the fourth lane: own and
- * opp have it 0). */
-__attribute__((always_inline)) static inline __m256i capture_dir13(const MoTables *t, __m256i own,
-                                                                   __m256i opp, int d, int k)
+/* A colour's stones on 13x13 (m256_of) as the captures of each direction
+ * read them (see CapSrc): as they are, and kept where a stone two steps
+ * beyond a capture cell eastward or westward leaves that cell on its row.
+ * The masks read as 32 bytes (the next set's first word in the fourth
+ * lane: the stones have it 0). */
+typedef struct CapSrc13 {
+    __m256i all, east, west;
+} CapSrc13;
+
+__attribute__((always_inline)) static inline CapSrc13 cap_src13(const MoTables *t, __m256i own)
 {
-    __m256i c = _mm256_and_si256(shift256(opp, k), shift256(own, 2 * k));
-    if (d == 2 || d == 6)
-        return c;
-    return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)t->cap_from[d].w), c);
+    CapSrc13 cs = {own, _mm256_and_si256(own, _mm256_loadu_si256((const __m256i *)t->cap_from[4].w)),
+                   _mm256_and_si256(own, _mm256_loadu_si256((const __m256i *)t->cap_from[0].w))};
+    return cs;
+}
+
+/* The cells of side s (own as cap_src13 of its stones, opp the other
+ * side's stones as m256_of) capturing in direction d, step k, on 13x13
+ * (cells off the board may remain: they are not free cells). */
+__attribute__((always_inline)) static inline __m256i capture_dir13(const CapSrc13 *own, __m256i opp,
+                                                                   int d, int k)
+{
+    const __m256i o = d == 0 || d == 1 || d == 7 ? own->east
+                      : d == 3 || d == 4 || d == 5 ? own->west
+                                                   : own->all;
+    return _mm256_and_si256(shift256(opp, k), shift256(o, 2 * k));
 }
 
 /* The capture classes of both colours on 13x13 (as capture_classes_halves,
@@ -154,11 +187,12 @@ __attribute__((always_inline)) static inline void capture_classes_13_regs(const 
 {
     const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
     const __m256i bl = m256_of(&p->stones[0]), wh = m256_of(&p->stones[1]);
+    const CapSrc13 bs = cap_src13(t, bl), ws = cap_src13(t, wh);
     __m256i b1 = _mm256_setzero_si256(), b2 = b1, w1 = b1, w2 = b1;
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i cb = capture_dir13(t, bl, wh, d, delta[d]);
-        __m256i cw = capture_dir13(t, wh, bl, d, delta[d]);
+        __m256i cb = capture_dir13(&bs, wh, d, delta[d]);
+        __m256i cw = capture_dir13(&ws, bl, d, delta[d]);
         b2 = _mm256_or_si256(b2, _mm256_and_si256(b1, cb));
         b1 = _mm256_or_si256(b1, cb);
         w2 = _mm256_or_si256(w2, _mm256_and_si256(w1, cw));

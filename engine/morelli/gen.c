@@ -128,11 +128,11 @@ __attribute__((always_inline)) static inline Bits capture_cells_small(const MoPo
 {
     const MoTables *t = mo_tables(p);
     const int delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i bw = colour_halves(p), wb = _mm256_permute4x64_epi64(bw, 0x4E);
+    const CapSrc cs = cap_src(p, t);
     __m128i out = _mm_setzero_si128();
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_halves(t, bw, wb, d, delta[d]);
+        __m256i c = capture_halves(&cs, d, delta[d]);
         __m128i h = s ? _mm256_extracti128_si256(c, 1) : _mm256_castsi256_si128(c);
         _mm_storeu_si128((__m128i *)by_dir[d].w, h);
         by_dir[d].w[2] = 0;
@@ -147,11 +147,12 @@ static Bits capture_cells_13(const MoPos *p, int s, Bits by_dir[MO_DIRS])
 {
     const MoTables *t = mo_tables(p);
     const int n = 13, delta[MO_DIRS] = {1, n + 1, n, n - 1, -1, -n - 1, -n, 1 - n};
-    const __m256i own = m256_of(&p->stones[s]), opp = m256_of(&p->stones[s ^ 1]);
+    const __m256i opp = m256_of(&p->stones[s ^ 1]);
+    const CapSrc13 own = cap_src13(t, m256_of(&p->stones[s]));
     __m256i out = _mm256_setzero_si256();
 #pragma GCC unroll 8
     for (int d = 0; d < MO_DIRS; d++) {
-        __m256i c = capture_dir13(t, own, opp, d, delta[d]);
+        __m256i c = capture_dir13(&own, opp, d, delta[d]);
         by_dir[d] = bits_of_m256(c);
         out = _mm256_or_si256(out, c);
     }
