@@ -3,9 +3,11 @@
  * (gen.c) share beyond morelli.h, and a table tables.c fills for the
  * generator (morelli_lray); private to this folder.
  *
- * The capture cells of both colours by direction shifts (AVX2, boards up
- * to 11x11): Black in the low 128-bit half of a register, White in the high
- * one (cells below 128), so that each shift serves both colours.
+ * The capture cells of both colours by direction shifts (AVX2): up to
+ * 11x11 Black in the low 128-bit half of a register, White in the high one
+ * (cells below 128), so that each shift serves both colours; on 13x13 a
+ * colour a register.  The capture directions at one cell gathered by pext
+ * from 64-bit windows of the stones around it (BMI2).
  *
  * The noisy memo.  The search evaluates most nodes just before it asks for
  * their noisy moves (the quiescence search's stand-pat, the main search's

@@ -435,6 +435,16 @@ int morelli_gen(const MoPos *p, Move *moves)
     return mo_placing(p) ? gen_placements(p, moves) : gen_slides(p, moves, 0);
 }
 
+/* The frame gaps of the side s to move when it may enthrone (its king is
+ * not on the Throne), none else: no call when it has no orbit of 3. */
+static inline Bits enthroning_gaps(const MoPos *p, int s)
+{
+    Bits gaps = {{0, 0, 0}};
+    if (p->throne != s + 1 && p->c.f3[s])
+        gaps = morelli_frame_gaps(p, s);
+    return gaps;
+}
+
 /* The quiet moves of standard play on an n x n board past the placements
  * (gen_slides' quiet_only without the classic cases), one body per size:
  * the landings that neither capture nor fill a frame gap. */
@@ -445,9 +455,7 @@ __attribute__((always_inline)) static inline int gen_quiet_n(const MoPos *p, Mov
     const int small = n <= 11;
     const int s = p->stm;
     /* a landing without captures enthrones iff it fills a frame gap */
-    Bits special = {{0, 0, 0}};
-    if (p->throne != s + 1 && p->c.f3[s])
-        special = morelli_frame_gaps(p, s);
+    Bits special = enthroning_gaps(p, s);
     /* the capture cells (only free cells matter: the landings are) */
 #ifdef __AVX2__
     if (small) {
@@ -696,9 +704,7 @@ __attribute__((always_inline)) static inline int gen_noisy_n(const MoPos *p, Mov
     const MoTables *t = &morelli_tables[(n - 9) / 2];
     const int small = n <= 11;
     const int s = p->stm;
-    Bits gaps = {{0, 0, 0}};
-    if (p->throne != s + 1 && p->c.f3[s])
-        gaps = morelli_frame_gaps(p, s);
+    Bits gaps = enthroning_gaps(p, s);
     Bits targets;
     if (memo == MO_MEMO_CELLS) {
         targets = (Bits){{mo_noisy_memo.cells[0], mo_noisy_memo.cells[1],
