@@ -393,33 +393,6 @@ typedef struct MoCapClasses {
 void morelli_capture_classes(const MoPos *p, MoCapClasses *cc);
 Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
-/* The last position (of this thread) the evaluation found without a noisy
- * move for the side to move: its stones, Throne and side, so that
- * morelli_gen_noisy, asked next for the same position (the quiescence
- * search's stand-pat, the pruned nodes), answers without looking again.
- * A copy of the position's parts, not its key: exact. */
-typedef struct MoQuietMemo {
-    Bits stones[2];
-    uint8_t sz, throne, stm, valid;
-} MoQuietMemo;
-extern _Thread_local MoQuietMemo mo_quiet_memo;
-static inline void mo_quiet_note(const MoPos *p)
-{
-    mo_quiet_memo.stones[0] = p->stones[0];
-    mo_quiet_memo.stones[1] = p->stones[1];
-    mo_quiet_memo.sz = p->sz;
-    mo_quiet_memo.throne = p->throne;
-    mo_quiet_memo.stm = p->stm;
-    mo_quiet_memo.valid = 1;
-}
-static inline int mo_quiet_known(const MoPos *p)
-{
-    const MoQuietMemo *q = &mo_quiet_memo;
-    return q->valid && q->sz == p->sz && q->throne == p->throne && q->stm == p->stm &&
-           ((q->stones[0].w[0] ^ p->stones[0].w[0]) | (q->stones[0].w[1] ^ p->stones[0].w[1]) |
-            (q->stones[0].w[2] ^ p->stones[0].w[2]) | (q->stones[1].w[0] ^ p->stones[1].w[0]) |
-            (q->stones[1].w[1] ^ p->stones[1].w[1]) | (q->stones[1].w[2] ^ p->stones[1].w[2])) == 0;
-}
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
 /* The noisy moves of p alone (captures, enthronements): exactly the moves
