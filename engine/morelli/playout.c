@@ -130,15 +130,6 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
 
 #define NO_ORBIT 0xFF
 
-/* orbit_of[sz][c]: the index (0 .. norbits-1) of the orbit of a cell of the
- * frame bands, NO_ORBIT elsewhere; on_path[sz][x]: the cells c with x on a
- * path of c (path[c][d], where a stone on c can be blocked); lands_on[sz][x]:
- * the cells c with x among their landing cells when nothing blocks. */
-static uint8_t orbit_of[3][MO_CELLS];
-static Bits on_path[3][MO_CELLS], lands_on[3][MO_CELLS];
-/* toward[sz][x][c]: the direction from x to c for the c of lands_on[sz][x]. */
-static uint8_t toward[3][MO_CELLS][MO_CELLS];
-
 /* A set of cells as a vector of four words (the fourth always 0 when
  * loaded), so that the eight direction maps of find_capture are a few
  * vector operations each (AVX2 where the build has it, two SSE2 halves or
@@ -148,6 +139,21 @@ typedef uint64_t V4 __attribute__((vector_size(32)));
 /* (Macros and pointers, not vector arguments: without AVX the calling
  * convention of 32-byte vectors changes, which the compilers warn about.) */
 #define V4_OF(b) ((V4){(b).w[0], (b).w[1], (b).w[2], 0})
+
+/* orbit_of[sz][c]: the index (0 .. norbits-1) of the orbit of a cell of the
+ * frame bands, NO_ORBIT elsewhere; on_path[sz][x]: the cells c with x on a
+ * path of c (path[c][d], where a stone on c can be blocked); lands_on[sz][x]:
+ * the cells c with x among their landing cells when nothing blocks. */
+static uint8_t orbit_of[3][MO_CELLS];
+static Bits on_path[3][MO_CELLS];
+static V4 lands_on[3][MO_CELLS];
+/* first_land[sz][c]: the first cell of each non-empty land[c][d], the
+ * neighbour c + delta[d] (a stone's landings in a direction begin next to
+ * it: the bands along a line are convex, so those below c's follow c); the
+ * stone on c has a landing cell if and only if one of them is empty. */
+static Bits first_land[3][MO_CELLS];
+/* toward[sz][x][c]: the direction from x to c for the c of lands_on[sz][x]. */
+static uint8_t toward[3][MO_CELLS][MO_CELLS];
 
 /* *a moved k cells down (k > 0) or -k cells up the index, 0 < |k| < 64,
  * from a set whose fourth word is 0; the fourth word of the result is
@@ -176,11 +182,13 @@ static void play_tables_once(void)
         for (int c = 0; c < t->cells; c++)
             for (int d = 0; d < MO_DIRS; d++) {
                 Bits x = t->path[c][d], y = t->land[c][d];
+                if (bits_any(&y))
+                    bits_set(&first_land[sz][c], c + t->delta[d]);
                 while (bits_any(&x))
                     bits_set(&on_path[sz][bits_pop(&x)], c);
                 while (bits_any(&y)) {
                     int to = bits_pop(&y);
-                    bits_set(&lands_on[sz][to], c);
+                    lands_on[sz][to][c >> 6] |= (uint64_t)1 << (c & 63);
                     toward[sz][to][c] = (uint8_t)(d ^ 4);
                 }
             }
@@ -203,7 +211,8 @@ typedef struct MoPlay {
     MoPos *p;
     const MoTables *t;
     const uint8_t *oid;
-    const Bits *on_path, *lands_on;
+    const Bits *on_path, *first_land;
+    const V4 *lands_on;
     const uint8_t (*toward)[MO_CELLS];
     Bits stuck;
     uint8_t cnt[2][64];
@@ -228,6 +237,7 @@ static void play_init(MoPlay *st, MoPos *p)
     st->oid = orbit_of[p->sz];
     st->on_path = on_path[p->sz];
     st->lands_on = lands_on[p->sz];
+    st->first_land = first_land[p->sz];
     st->toward = toward[p->sz];
     st->stuck = (Bits){{0, 0, 0}};
     memset(st->cnt, 0, sizeof st->cnt);
@@ -328,11 +338,34 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
     return pick;
 }
 
+/* The 32 bytes at a set as a vector: its three words and the 8 bytes
+ * after it (the next set of the same table: every set read so is followed
+ * by more of its MoTables), garbage that an and with a V4_OF clears. */
+static inline __attribute__((always_inline)) void v4_load(V4 *out, const Bits *b)
+{
+    memcpy(out, b, sizeof *out);
+}
+
+/* Is no bit of x set? */
+static inline __attribute__((always_inline)) int v4_none(const V4 *x)
+{
+#ifdef __AVX2__
+    __m256i v;
+    memcpy(&v, x, sizeof v);
+    return _mm256_testz_si256(v, v);
+#else
+    return ((*x)[0] | (*x)[1] | (*x)[2] | (*x)[3]) == 0;
+#endif
+}
+
 /* The stones of x << base (own stones that can land on the empty cell
- * `to` when nothing blocks) that can land on it: those that are the only
- * occupied cell of the ray from `to` toward them (toward[][][]) up to
- * themselves.  A word at a time, kept in registers. */
-static inline uint64_t movers_word(const MoPlay *st, const Bits *occ, int to, uint64_t x, int base)
+ * `to` when nothing blocks) that can land on it: those with no occupied
+ * cell between `to` and themselves.  The direction d from `to` to the stone
+ * c is toward[][][]; the cells between are those of `to`'s ray d not on the
+ * ray d of the cell before c (c and beyond).  occv: the occupied cells,
+ * its fourth word 0. */
+static inline __attribute__((always_inline)) uint64_t movers_word(const MoPlay *st, const V4 *occv,
+                                                                  int to, uint64_t x, int base)
 {
     const MoTables *t = st->t;
     const Bits *ray = t->ray[to];
@@ -340,19 +373,20 @@ static inline uint64_t movers_word(const MoPlay *st, const Bits *occ, int to, ui
     uint64_t out = 0;
     for (; x; x &= x - 1) {
         int i = __builtin_ctzll(x), c = base + i, d = dir[c];
-        const Bits *a = &ray[d], *b = &t->ray[c][d];
-        int k = __builtin_popcountll(a->w[0] & ~b->w[0] & occ->w[0]) +
-                __builtin_popcountll(a->w[1] & ~b->w[1] & occ->w[1]) +
-                __builtin_popcountll(a->w[2] & ~b->w[2] & occ->w[2]);
-        out |= (uint64_t)(k == 1) << i;
+        V4 a, b;
+        v4_load(&a, &ray[d]);
+        v4_load(&b, &t->ray[c - t->delta[d]][d]);
+        V4 between = a & ~b & *occv;
+        out |= (uint64_t)v4_none(&between) << i;
     }
     return out;
 }
 
-static Bits movers_near(const MoPlay *st, const Bits *occ, int to, Bits near)
+static inline __attribute__((always_inline)) Bits movers_near(const MoPlay *st, const V4 *occv,
+                                                              int to, Bits near)
 {
-    return (Bits){{movers_word(st, occ, to, near.w[0], 0), movers_word(st, occ, to, near.w[1], 64),
-                   movers_word(st, occ, to, near.w[2], 128)}};
+    return (Bits){{movers_word(st, occv, to, near.w[0], 0), movers_word(st, occv, to, near.w[1], 64),
+                   movers_word(st, occv, to, near.w[2], 128)}};
 }
 
 /* One of the moves that capture most (n: the board size): the landing
@@ -396,6 +430,7 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
     for (int i = 0; i < 3; i++)
         cls[i] = (Bits){{v[i][0], v[i][1], v[i][2]}};
     Bits movable = bits_andnot(p->stones[s], st->stuck);
+    const V4 occv = V4_OF(*occ);
     for (int i = 0; i < 3; i++) {
         if (!bits_any(&cls[i]))
             continue;
@@ -405,10 +440,10 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
             Bits part = pass == 0 ? bits_andnot(cls[i], below) : bits_and(cls[i], below);
             while (bits_any(&part)) {
                 int to = bits_pop(&part);
-                Bits near = bits_and(st->lands_on[to], movable);
+                Bits near = bits_and((Bits){{st->lands_on[to][0], st->lands_on[to][1], st->lands_on[to][2]}}, movable);
                 if (!bits_any(&near))
                     continue;
-                Bits from = movers_near(st, occ, to, near);
+                Bits from = movers_near(st, &occv, to, near);
                 if (!bits_any(&from))
                     continue;
                 unsigned caps = 0;
@@ -449,9 +484,11 @@ static Move random_slide(MoPlay *st, const Bits *occ, uint64_t *rng)
         bits_clear(&cand, from);
         if (bits_test(&st->stuck, from))
             continue;
-        Bits r = morelli_reach(t, occ, from);
-        if (bits_any(&r))
+        Bits open = bits_andnot(st->first_land[from], *occ);
+        if (bits_any(&open)) {
+            Bits r = morelli_reach(t, occ, from);
             return slide(st, s, from, bits_random(r, rng));
+        }
         bits_set(&st->stuck, from); /* it cannot move: draw again */
     }
     return MOVE_NONE;
