@@ -32,6 +32,18 @@
 #endif
 #include <string.h>
 
+/* The k-th (from 0) set bit of a word with more than k bits. */
+static inline int word_nth(uint64_t x, int k)
+{
+#ifdef __BMI2__
+    x = _pdep_u64((uint64_t)1 << k, x);
+#else
+    while (k-- > 0)
+        x &= x - 1;
+#endif
+    return __builtin_ctzll(x);
+}
+
 /* The k-th (from 0) set bit of a set with more than k bits. */
 static int bits_nth(Bits b, int k)
 {
@@ -142,18 +154,29 @@ typedef uint64_t V4 __attribute__((vector_size(32)));
 
 /* orbit_of[sz][c]: the index (0 .. norbits-1) of the orbit of a cell of the
  * frame bands, NO_ORBIT elsewhere; on_path[sz][x]: the cells c with x on a
- * path of c (path[c][d], where a stone on c can be blocked); lands_on[sz][x]:
- * the cells c with x among their landing cells when nothing blocks. */
+ * path of c (path[c][d], where a stone on c can be blocked). */
 static uint8_t orbit_of[3][MO_CELLS];
 static Bits on_path[3][MO_CELLS];
-static V4 lands_on[3][MO_CELLS];
 /* first_land[sz][c]: the first cell of each non-empty land[c][d], the
  * neighbour c + delta[d] (a stone's landings in a direction begin next to
  * it: the bands along a line are convex, so those below c's follow c); the
  * stone on c has a landing cell if and only if one of them is empty. */
 static Bits first_land[3][MO_CELLS];
-/* toward[sz][x][c]: the direction from x to c for the c of lands_on[sz][x]. */
-static uint8_t toward[3][MO_CELLS][MO_CELLS];
+/* The star of a cell x: the cells of its eight rays, at most 48 (13x13),
+ * numbered in index order (its compact bits, one word): star[] its cells
+ * as a set, dir[d] the compact bits of ray d, landers those of the cells
+ * from which a stone lands on x when nothing blocks (x in their land[][]), sh1 and
+ * sh2 the compact bit of its first cell of the second and third word, cell[]
+ * the cell of each compact bit.  A ray's cells are in index order nearest
+ * first for d < 4, farthest first for d >= 4. */
+typedef struct Star {
+    uint64_t star[3];
+    uint64_t dir[MO_DIRS];
+    uint64_t landers;
+    uint8_t sh1, sh2;
+    uint8_t cell[64];
+} Star;
+static Star stars[3][MO_CELLS];
 
 /* *a moved k cells down (k > 0) or -k cells up the index, 0 < |k| < 64,
  * from a set whose fourth word is 0; the fourth word of the result is
@@ -181,16 +204,11 @@ static void play_tables_once(void)
             orbit_of[sz][c] = NO_ORBIT;
         for (int c = 0; c < t->cells; c++)
             for (int d = 0; d < MO_DIRS; d++) {
-                Bits x = t->path[c][d], y = t->land[c][d];
-                if (bits_any(&y))
+                Bits x = t->path[c][d];
+                if (bits_any(&t->land[c][d]))
                     bits_set(&first_land[sz][c], c + t->delta[d]);
                 while (bits_any(&x))
                     bits_set(&on_path[sz][bits_pop(&x)], c);
-                while (bits_any(&y)) {
-                    int to = bits_pop(&y);
-                    lands_on[sz][to][c >> 6] |= (uint64_t)1 << (c & 63);
-                    toward[sz][to][c] = (uint8_t)(d ^ 4);
-                }
             }
         for (int k = 0; k < t->norbits; k++) {
             Bits o = t->orbit[t->orbit_cell[k]];
@@ -199,6 +217,25 @@ static void play_tables_once(void)
         }
         for (int d = 0; d < MO_DIRS; d++)
             cap_from_v[sz][d] = V4_OF(t->cap_from[d]);
+        for (int x = 0; x < t->cells; x++) {
+            Star *sr = &stars[sz][x];
+            Bits all = {{0, 0, 0}};
+            for (int d = 0; d < MO_DIRS; d++)
+                all = bits_or(all, t->ray[x][d]);
+            memcpy(sr->star, all.w, sizeof sr->star);
+            sr->sh1 = (uint8_t)__builtin_popcountll(all.w[0]);
+            sr->sh2 = (uint8_t)(sr->sh1 + __builtin_popcountll(all.w[1]));
+            for (int k = 0; bits_any(&all); k++) {
+                int c = bits_pop(&all);
+                sr->cell[k] = (uint8_t)c;
+                for (int d = 0; d < MO_DIRS; d++)
+                    if (bits_test(&t->ray[x][d], c))
+                        sr->dir[d] |= (uint64_t)1 << k;
+                for (int d = 0; d < MO_DIRS; d++)
+                    if (bits_test(&t->land[c][d], x))
+                        sr->landers |= (uint64_t)1 << k;
+            }
+        }
     }
 }
 
@@ -212,8 +249,6 @@ typedef struct MoPlay {
     const MoTables *t;
     const uint8_t *oid;
     const Bits *on_path, *first_land;
-    const V4 *lands_on;
-    const uint8_t (*toward)[MO_CELLS];
     Bits stuck;
     uint8_t cnt[2][64];
     uint64_t three[2];
@@ -236,9 +271,7 @@ static void play_init(MoPlay *st, MoPos *p)
     st->t = mo_tables(p);
     st->oid = orbit_of[p->sz];
     st->on_path = on_path[p->sz];
-    st->lands_on = lands_on[p->sz];
     st->first_land = first_land[p->sz];
-    st->toward = toward[p->sz];
     st->stuck = (Bits){{0, 0, 0}};
     memset(st->cnt, 0, sizeof st->cnt);
     st->three[0] = st->three[1] = 0;
@@ -338,55 +371,42 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
     return pick;
 }
 
-/* The 32 bytes at a set as a vector: its three words and the 8 bytes
- * after it (the next set of the same table: every set read so is followed
- * by more of its MoTables), garbage that an and with a V4_OF clears. */
-static inline __attribute__((always_inline)) void v4_load(V4 *out, const Bits *b)
+/* The bits of x under the mask m, packed (pext). */
+static inline uint64_t bits_pext(uint64_t x, uint64_t m)
 {
-    memcpy(out, b, sizeof *out);
-}
-
-/* Is no bit of x set? */
-static inline __attribute__((always_inline)) int v4_none(const V4 *x)
-{
-#ifdef __AVX2__
-    __m256i v;
-    memcpy(&v, x, sizeof v);
-    return _mm256_testz_si256(v, v);
+#ifdef __BMI2__
+    return _pext_u64(x, m);
 #else
-    return ((*x)[0] | (*x)[1] | (*x)[2] | (*x)[3]) == 0;
+    uint64_t r = 0;
+    for (uint64_t b = 1; m; m &= m - 1, b <<= 1)
+        r |= (x & m & -m) ? b : 0;
+    return r;
 #endif
 }
 
-/* The stones of x << base (own stones that can land on the empty cell
- * `to` when nothing blocks) that can land on it: those with no occupied
- * cell between `to` and themselves.  The direction d from `to` to the stone
- * c is toward[][][]; the cells between are those of `to`'s ray d not on the
- * ray d of the cell before c (c and beyond).  occv: the occupied cells,
- * its fourth word 0. */
-static inline __attribute__((always_inline)) uint64_t movers_word(const MoPlay *st, const V4 *occv,
-                                                                  int to, uint64_t x, int base)
+/* A set's cells of the star sr as compact bits. */
+static inline uint64_t star_of(const Star *sr, const Bits *b)
 {
-    const MoTables *t = st->t;
-    const Bits *ray = t->ray[to];
-    const uint8_t *dir = st->toward[to];
-    uint64_t out = 0;
-    for (; x; x &= x - 1) {
-        int i = __builtin_ctzll(x), c = base + i, d = dir[c];
-        V4 a, b;
-        v4_load(&a, &ray[d]);
-        v4_load(&b, &t->ray[c - t->delta[d]][d]);
-        V4 between = a & ~b & *occv;
-        out |= (uint64_t)v4_none(&between) << i;
-    }
-    return out;
+    return bits_pext(b->w[0], sr->star[0]) | bits_pext(b->w[1], sr->star[1]) << sr->sh1 |
+           bits_pext(b->w[2], sr->star[2]) << sr->sh2;
 }
 
-static inline __attribute__((always_inline)) Bits movers_near(const MoPlay *st, const V4 *occv,
-                                                              int to, Bits near)
+/* The own stones that can land on the empty cell whose star is sr, as
+ * compact bits: on each ray the nearest occupied cell (the lowest compact
+ * bit of the ray for d < 4, the highest for d >= 4) when it is a movable
+ * own stone that lands there when nothing blocks.  No branch. */
+static inline uint64_t star_movers(const Star *sr, const Bits *occ, const Bits *movable)
 {
-    return (Bits){{movers_word(st, occv, to, near.w[0], 0), movers_word(st, occv, to, near.w[1], 64),
-                   movers_word(st, occv, to, near.w[2], 128)}};
+    uint64_t o = star_of(sr, occ), near = 0;
+    for (int d = 0; d < 4; d++) {
+        uint64_t x = o & sr->dir[d];
+        near |= x & -x;
+    }
+    for (int d = 4; d < MO_DIRS; d++) {
+        uint64_t x = o & sr->dir[d];
+        near |= ((uint64_t)1 << (63 - __builtin_clzll(x | 1))) & x;
+    }
+    return near & star_of(sr, movable) & sr->landers;
 }
 
 /* One of the moves that capture most (n: the board size): the landing
@@ -430,7 +450,7 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
     for (int i = 0; i < 3; i++)
         cls[i] = (Bits){{v[i][0], v[i][1], v[i][2]}};
     Bits movable = bits_andnot(p->stones[s], st->stuck);
-    const V4 occv = V4_OF(*occ);
+    const Star *star = stars[p->sz];
     for (int i = 0; i < 3; i++) {
         if (!bits_any(&cls[i]))
             continue;
@@ -440,16 +460,14 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
             Bits part = pass == 0 ? bits_andnot(cls[i], below) : bits_and(cls[i], below);
             while (bits_any(&part)) {
                 int to = bits_pop(&part);
-                Bits near = bits_and((Bits){{st->lands_on[to][0], st->lands_on[to][1], st->lands_on[to][2]}}, movable);
-                if (!bits_any(&near))
-                    continue;
-                Bits from = movers_near(st, &occv, to, near);
-                if (!bits_any(&from))
+                uint64_t from = star_movers(&star[to], occ, &movable);
+                if (!from)
                     continue;
                 unsigned caps = 0;
                 for (int d = 0; d < MO_DIRS; d++)
                     caps |= (unsigned)((by_dir[d][to >> 6] >> (to & 63)) & 1) << d;
-                return slide_caps(st, s, bits_random(from, rng), to, caps);
+                int k = (int)rng_below(rng, (uint32_t)__builtin_popcountll(from));
+                return slide_caps(st, s, star[to].cell[word_nth(from, k)], to, caps);
             }
         }
     }
