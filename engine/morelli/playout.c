@@ -165,14 +165,15 @@ static Bits first_land[3][MO_CELLS];
 /* The star of a cell x: the cells of its eight rays, at most 48 (13x13),
  * numbered in index order (its compact bits, one word): star[] its cells
  * as a set, dir[d] the compact bits of ray d, landers those of the cells
- * from which a stone lands on x when nothing blocks (x in their land[][]), sh1 and
+ * from which a stone lands on x when nothing blocks (x in their land[][]),
+ * land those of x's own landing cells when nothing blocks (land[x][]), sh1 and
  * sh2 the compact bit of its first cell of the second and third word, cell[]
  * the cell of each compact bit.  A ray's cells are in index order nearest
  * first for d < 4, farthest first for d >= 4. */
 typedef struct Star {
     uint64_t star[3];
     uint64_t dir[MO_DIRS];
-    uint64_t landers;
+    uint64_t landers, land;
     uint8_t sh1, sh2;
     uint8_t cell[64];
 } Star;
@@ -231,9 +232,12 @@ static void play_tables_once(void)
                 for (int d = 0; d < MO_DIRS; d++)
                     if (bits_test(&t->ray[x][d], c))
                         sr->dir[d] |= (uint64_t)1 << k;
-                for (int d = 0; d < MO_DIRS; d++)
+                for (int d = 0; d < MO_DIRS; d++) {
                     if (bits_test(&t->land[c][d], x))
                         sr->landers |= (uint64_t)1 << k;
+                    if (bits_test(&t->land[x][d], c))
+                        sr->land |= (uint64_t)1 << k;
+                }
             }
         }
     }
@@ -409,6 +413,24 @@ static inline uint64_t star_movers(const Star *sr, const Bits *occ, const Bits *
     return near & star_of(sr, movable) & sr->landers;
 }
 
+/* The landing cells of the stone whose star is sr, as compact bits: on
+ * each ray the cells before the nearest occupied one (below its compact bit
+ * for d < 4, above it for d >= 4; all of the ray when nothing is
+ * occupied) that are landing cells.  No branch. */
+static inline uint64_t star_reach(const Star *sr, const Bits *occ)
+{
+    uint64_t o = star_of(sr, occ), r = 0;
+    for (int d = 0; d < 4; d++) {
+        uint64_t x = o & sr->dir[d];
+        r |= ((x & -x) - 1) & sr->dir[d];
+    }
+    for (int d = 4; d < MO_DIRS; d++) {
+        uint64_t x = o & sr->dir[d];
+        r |= (~(uint64_t)0 << (63 - __builtin_clzll(x << 1 | 1))) & sr->dir[d];
+    }
+    return r & sr->land;
+}
+
 /* One of the moves that capture most (n: the board size): the landing
  * cells that capture
  * (by direction shifts, counted by classes: 3 or more captures, 2, 1), a
@@ -504,8 +526,10 @@ static Move random_slide(MoPlay *st, const Bits *occ, uint64_t *rng)
             continue;
         Bits open = bits_andnot(st->first_land[from], *occ);
         if (bits_any(&open)) {
-            Bits r = morelli_reach(t, occ, from);
-            return slide(st, s, from, bits_random(r, rng));
+            const Star *sr = &stars[p->sz][from];
+            uint64_t r = star_reach(sr, occ);
+            int k = (int)rng_below(rng, (uint32_t)__builtin_popcountll(r));
+            return slide(st, s, from, sr->cell[word_nth(r, k)]);
         }
         bits_set(&st->stuck, from); /* it cannot move: draw again */
     }
