@@ -22,7 +22,11 @@
  * evaluation data are made afresh only when the cap stops it, where the
  * caller evaluates the position, not at every move);
  * morelli_playout_step is one step from counts made afresh (the two draw
- * the same moves).
+ * the same moves).  The stones that reach a cell and the cells a stone
+ * reaches are found by the cell's star (its eight rays packed into one
+ * word, the nearest occupied cell of each ray by bit tricks) without
+ * branches: their mispredictions, not instructions, were most of a
+ * playout's time.
  */
 #include "internal.h"
 
@@ -62,17 +66,6 @@ static int bits_nth(Bits b, int k)
         k -= c;
     }
     return -1;
-}
-
-/* The cells below index i (0 <= i < 192). */
-static Bits bits_below(int i)
-{
-    Bits b;
-    for (int w = 0; w < 3; w++) {
-        int k = i - 64 * w;
-        b.w[w] = k >= 64 ? ~(uint64_t)0 : k <= 0 ? 0 : ((uint64_t)1 << k) - 1;
-    }
-    return b;
 }
 
 /* A random cell of a non-empty set. */
@@ -140,7 +133,10 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
  * The light policy
  * --------------------------------------------------------------------- */
 
-#define NO_ORBIT 0xFF
+/* The orbit index of the cells outside the frame bands: a count of
+ * MoPlay.cnt no orbit uses (at most 42 orbits), its bit of three never set,
+ * so that the counts are kept without a branch. */
+#define NO_ORBIT 63
 
 /* A set of cells as a vector of four words (the fourth always 0 when
  * loaded), so that the eight direction maps of find_capture are a few
@@ -261,10 +257,9 @@ typedef struct MoPlay {
 static inline void orbit_add(MoPlay *st, int s, int c, int delta)
 {
     int k = st->oid[c];
-    if (k == NO_ORBIT)
-        return;
     int v = st->cnt[s][k] += (uint8_t)delta;
-    st->three[s] = (st->three[s] & ~((uint64_t)1 << k)) | ((uint64_t)(v == 3) << k);
+    st->three[s] = ((st->three[s] & ~((uint64_t)1 << k)) | ((uint64_t)(v == 3) << k)) &
+                   ~((uint64_t)1 << NO_ORBIT);
 }
 
 static void play_init(MoPlay *st, MoPos *p)
@@ -326,8 +321,7 @@ static Move slide_caps(const MoPlay *st, int s, int from, int to, unsigned caps)
     if (caps) {
         en = morelli_completes_frame(p, s, from, to, caps);
     } else {
-        int k = st->oid[to];
-        en = k != NO_ORBIT && ((st->three[s] >> k) & 1);
+        en = (int)((st->three[s] >> st->oid[to]) & 1); /* never for NO_ORBIT */
     }
     return en ? m | MO_ENTHRONE : m;
 }
@@ -335,44 +329,6 @@ static Move slide_caps(const MoPlay *st, int s, int from, int to, unsigned caps)
 static Move slide(const MoPlay *st, int s, int from, int to)
 {
     return slide_caps(st, s, from, to, morelli_captures(st->p, s, to));
-}
-
-/* A random enthroning move among those that complete a frame three
- * quarters full (reservoir over the (stone, cell) pairs), or MOVE_NONE. */
-static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
-{
-    const MoPos *p = st->p;
-    const MoTables *t = st->t;
-    const int s = p->stm;
-    Move pick = MOVE_NONE;
-    uint32_t seen = 0;
-    for (uint64_t k3 = st->three[s]; k3; k3 &= k3 - 1) {
-        Bits miss = bits_andnot(t->orbit[t->orbit_cell[__builtin_ctzll(k3)]], p->stones[s]);
-        int x = bits_lowest(&miss);
-        /* the landing cells: x itself when empty, else (x is adverse)
-         * the cells next to it from which a landing captures it */
-        Bits cells = {{0, 0, 0}};
-        if (!bits_test(occ, x)) {
-            bits_set(&cells, x);
-        } else {
-            for (int d = 0; d < MO_DIRS; d++) {
-                int to = x - t->delta[d];
-                if (to >= 0 && to < t->cells && t->cap[to][d] == x && !bits_test(occ, to) &&
-                    to != t->centre && bits_test(&p->stones[s], x + t->delta[d]))
-                    bits_set(&cells, to);
-            }
-        }
-        while (bits_any(&cells)) {
-            int to = bits_pop(&cells);
-            Bits from = morelli_movers_to(p, s, occ, to);
-            while (bits_any(&from)) {
-                Move m = slide(st, s, bits_pop(&from), to);
-                if ((m & MO_ENTHRONE) && rng_below(rng, ++seen) == 0)
-                    pick = m;
-            }
-        }
-    }
-    return pick;
 }
 
 /* The bits of x under the mask m, packed (pext). */
@@ -431,6 +387,44 @@ static inline uint64_t star_reach(const Star *sr, const Bits *occ)
     return r & sr->land;
 }
 
+/* A random enthroning move among those that complete a frame three
+ * quarters full (reservoir over the (stone, cell) pairs), or MOVE_NONE. */
+static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
+{
+    const MoPos *p = st->p;
+    const MoTables *t = st->t;
+    const int s = p->stm;
+    Move pick = MOVE_NONE;
+    uint32_t seen = 0;
+    for (uint64_t k3 = st->three[s]; k3; k3 &= k3 - 1) {
+        Bits miss = bits_andnot(t->orbit[t->orbit_cell[__builtin_ctzll(k3)]], p->stones[s]);
+        int x = bits_lowest(&miss);
+        /* the landing cells: x itself when empty, else (x is adverse)
+         * the cells next to it from which a landing captures it */
+        Bits cells = {{0, 0, 0}};
+        if (!bits_test(occ, x)) {
+            bits_set(&cells, x);
+        } else {
+            for (int d = 0; d < MO_DIRS; d++) {
+                int to = x - t->delta[d];
+                if (to >= 0 && to < t->cells && t->cap[to][d] == x && !bits_test(occ, to) &&
+                    to != t->centre && bits_test(&p->stones[s], x + t->delta[d]))
+                    bits_set(&cells, to);
+            }
+        }
+        while (bits_any(&cells)) {
+            int to = bits_pop(&cells);
+            const Star *sr = &stars[p->sz][to];
+            for (uint64_t from = star_movers(sr, occ, &p->stones[s]); from; from &= from - 1) {
+                Move m = slide(st, s, sr->cell[__builtin_ctzll(from)], to);
+                if ((m & MO_ENTHRONE) && rng_below(rng, ++seen) == 0)
+                    pick = m;
+            }
+        }
+    }
+    return pick;
+}
+
 /* One of the moves that capture most (n: the board size): the landing
  * cells that capture
  * (by direction shifts, counted by classes: 3 or more captures, 2, 1), a
@@ -476,12 +470,18 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
     for (int i = 0; i < 3; i++) {
         if (!bits_any(&cls[i]))
             continue;
-        /* from a random cell on: the cells at or after it, then the rest */
-        Bits below = bits_below(bits_random(cls[i], rng));
-        for (int pass = 0; pass < 2; pass++) {
-            Bits part = pass == 0 ? bits_andnot(cls[i], below) : bits_and(cls[i], below);
-            while (bits_any(&part)) {
-                int to = bits_pop(&part);
+        /* from a random cell r on: the cells at or after it, then the
+         * rest, a word at a time (r's word from r, the next two words, r's
+         * word below r) */
+        int r = bits_random(cls[i], rng), wr = r >> 6;
+        uint64_t low = ((uint64_t)1 << (r & 63)) - 1;
+        for (int seg = 0; seg < 4; seg++) {
+            int w = wr + seg;
+            w -= w >= 3 ? 3 : 0;
+            w -= w >= 3 ? 3 : 0;
+            uint64_t x = cls[i].w[w] & (seg == 0 ? ~low : seg == 3 ? low : ~(uint64_t)0);
+            for (; x; x &= x - 1) {
+                int to = 64 * w + __builtin_ctzll(x);
                 uint64_t from = star_movers(&star[to], occ, &movable);
                 if (!from)
                     continue;
