@@ -53,16 +53,8 @@ static int bits_nth(Bits b, int k)
 {
     for (int w = 0; w < 3; w++) {
         int c = __builtin_popcountll(b.w[w]);
-        if (k < c) {
-            uint64_t x = b.w[w];
-#ifdef __BMI2__
-            x = _pdep_u64((uint64_t)1 << k, x);
-#else
-            while (k-- > 0)
-                x &= x - 1;
-#endif
-            return w * 64 + __builtin_ctzll(x);
-        }
+        if (k < c)
+            return w * 64 + word_nth(b.w[w], k);
         k -= c;
     }
     return -1;
@@ -170,9 +162,88 @@ typedef struct Star {
     uint64_t star[3];
     uint64_t dir[MO_DIRS];
     uint64_t landers, land;
+    /* cap1: the neighbours x + delta[d] with cap[x][d] >= 0, cap2 the
+     * cells x + 2 delta[d] beyond them (the same order: index order);
+     * slots: those directions among the eight neighbours in index order
+     * (SW, S, SE, W, E, NW, N, NE: slot_dir) */
+    uint64_t cap1, cap2;
+    uint8_t slots;
     uint8_t sh1, sh2;
     uint8_t cell[64];
 } Star;
+/* The directions of the neighbours of a cell in index order, and of the
+ * sets of them (bit j: the j-th) as direction bits. */
+static const uint8_t slot_dir[8] = {5, 6, 7, 4, 0, 3, 2, 1};
+static uint8_t slot_dirs[256];
+
+/* The bits of x under the mask m, packed (pext). */
+static inline uint64_t bits_pext(uint64_t x, uint64_t m)
+{
+#ifdef __BMI2__
+    return _pext_u64(x, m);
+#else
+    uint64_t r = 0;
+    for (uint64_t b = 1; m; m &= m - 1, b <<= 1)
+        r |= (x & m & -m) ? b : 0;
+    return r;
+#endif
+}
+
+/* The low bits of x deposited at the bits of the mask m (pdep). */
+static inline uint64_t bits_pdep(uint64_t x, uint64_t m)
+{
+#ifdef __BMI2__
+    return _pdep_u64(x, m);
+#else
+    uint64_t r = 0;
+    for (; m; m &= m - 1, x >>= 1)
+        r |= (x & 1) ? m & -m : 0;
+    return r;
+#endif
+}
+
+/* A set's cells of the star sr as compact bits. */
+static inline uint64_t star_of(const Star *sr, const Bits *b)
+{
+    return bits_pext(b->w[0], sr->star[0]) | bits_pext(b->w[1], sr->star[1]) << sr->sh1 |
+           bits_pext(b->w[2], sr->star[2]) << sr->sh2;
+}
+
+/* The own stones that can land on the empty cell whose star is sr, as
+ * compact bits: on each ray the nearest occupied cell (the lowest compact
+ * bit of the ray for d < 4, the highest for d >= 4) when it is a movable
+ * own stone that lands there when nothing blocks.  No branch. */
+static inline uint64_t star_movers(const Star *sr, const Bits *occ, const Bits *movable)
+{
+    uint64_t o = star_of(sr, occ), near = 0;
+    for (int d = 0; d < 4; d++) {
+        uint64_t x = o & sr->dir[d];
+        near |= x & -x;
+    }
+    for (int d = 4; d < MO_DIRS; d++) {
+        uint64_t x = o & sr->dir[d];
+        near |= ((uint64_t)1 << (63 - __builtin_clzll(x | 1))) & x;
+    }
+    return near & star_of(sr, movable) & sr->landers;
+}
+
+/* The landing cells of the stone whose star is sr, as compact bits: on
+ * each ray the cells before the nearest occupied one (below its compact bit
+ * for d < 4, above it for d >= 4; all of the ray when nothing is
+ * occupied) that are landing cells.  No branch. */
+static inline uint64_t star_reach(const Star *sr, const Bits *occ)
+{
+    uint64_t o = star_of(sr, occ), r = 0;
+    for (int d = 0; d < 4; d++) {
+        uint64_t x = o & sr->dir[d];
+        r |= ((x & -x) - 1) & sr->dir[d];
+    }
+    for (int d = 4; d < MO_DIRS; d++) {
+        uint64_t x = o & sr->dir[d];
+        r |= (~(uint64_t)0 << (63 - __builtin_clzll(x << 1 | 1))) & sr->dir[d];
+    }
+    return r & sr->land;
+}
 static Star stars[3][MO_CELLS];
 
 /* *a moved k cells down (k > 0) or -k cells up the index, 0 < |k| < 64,
@@ -214,8 +285,13 @@ static void play_tables_once(void)
         }
         for (int d = 0; d < MO_DIRS; d++)
             cap_from_v[sz][d] = V4_OF(t->cap_from[d]);
+        for (int v = 0; v < 256; v++)
+            for (int j = 0; j < 8; j++)
+                slot_dirs[v] |= (uint8_t)(((v >> j) & 1) << slot_dir[j]);
         for (int x = 0; x < t->cells; x++) {
             Star *sr = &stars[sz][x];
+            for (int j = 0; j < 8; j++)
+                sr->slots |= (uint8_t)((t->cap[x][slot_dir[j]] >= 0) << j);
             Bits all = {{0, 0, 0}};
             for (int d = 0; d < MO_DIRS; d++)
                 all = bits_or(all, t->ray[x][d]);
@@ -233,6 +309,10 @@ static void play_tables_once(void)
                         sr->landers |= (uint64_t)1 << k;
                     if (bits_test(&t->land[x][d], c))
                         sr->land |= (uint64_t)1 << k;
+                    if (t->cap[x][d] == c)
+                        sr->cap1 |= (uint64_t)1 << k;
+                    if (t->cap[x][d] >= 0 && c == x + 2 * t->delta[d])
+                        sr->cap2 |= (uint64_t)1 << k;
                 }
             }
         }
@@ -326,65 +406,21 @@ static Move slide_caps(const MoPlay *st, int s, int from, int to, unsigned caps)
     return en ? m | MO_ENTHRONE : m;
 }
 
+/* The captures of a stone of side s landing on the empty cell `to`
+ * (morelli_captures) by its star, without a branch: the neighbours with a
+ * cell beyond them, adverse, and the cells beyond them, own, packed in the
+ * same order; their directions by slots. */
+static inline unsigned star_captures(const MoPos *p, int s, int to)
+{
+    const Star *sr = &stars[p->sz][to];
+    uint64_t a = bits_pext(star_of(sr, &p->stones[s ^ 1]), sr->cap1) &
+                 bits_pext(star_of(sr, &p->stones[s]), sr->cap2);
+    return slot_dirs[bits_pdep(a, sr->slots)];
+}
+
 static Move slide(const MoPlay *st, int s, int from, int to)
 {
-    return slide_caps(st, s, from, to, morelli_captures(st->p, s, to));
-}
-
-/* The bits of x under the mask m, packed (pext). */
-static inline uint64_t bits_pext(uint64_t x, uint64_t m)
-{
-#ifdef __BMI2__
-    return _pext_u64(x, m);
-#else
-    uint64_t r = 0;
-    for (uint64_t b = 1; m; m &= m - 1, b <<= 1)
-        r |= (x & m & -m) ? b : 0;
-    return r;
-#endif
-}
-
-/* A set's cells of the star sr as compact bits. */
-static inline uint64_t star_of(const Star *sr, const Bits *b)
-{
-    return bits_pext(b->w[0], sr->star[0]) | bits_pext(b->w[1], sr->star[1]) << sr->sh1 |
-           bits_pext(b->w[2], sr->star[2]) << sr->sh2;
-}
-
-/* The own stones that can land on the empty cell whose star is sr, as
- * compact bits: on each ray the nearest occupied cell (the lowest compact
- * bit of the ray for d < 4, the highest for d >= 4) when it is a movable
- * own stone that lands there when nothing blocks.  No branch. */
-static inline uint64_t star_movers(const Star *sr, const Bits *occ, const Bits *movable)
-{
-    uint64_t o = star_of(sr, occ), near = 0;
-    for (int d = 0; d < 4; d++) {
-        uint64_t x = o & sr->dir[d];
-        near |= x & -x;
-    }
-    for (int d = 4; d < MO_DIRS; d++) {
-        uint64_t x = o & sr->dir[d];
-        near |= ((uint64_t)1 << (63 - __builtin_clzll(x | 1))) & x;
-    }
-    return near & star_of(sr, movable) & sr->landers;
-}
-
-/* The landing cells of the stone whose star is sr, as compact bits: on
- * each ray the cells before the nearest occupied one (below its compact bit
- * for d < 4, above it for d >= 4; all of the ray when nothing is
- * occupied) that are landing cells.  No branch. */
-static inline uint64_t star_reach(const Star *sr, const Bits *occ)
-{
-    uint64_t o = star_of(sr, occ), r = 0;
-    for (int d = 0; d < 4; d++) {
-        uint64_t x = o & sr->dir[d];
-        r |= ((x & -x) - 1) & sr->dir[d];
-    }
-    for (int d = 4; d < MO_DIRS; d++) {
-        uint64_t x = o & sr->dir[d];
-        r |= (~(uint64_t)0 << (63 - __builtin_clzll(x << 1 | 1))) & sr->dir[d];
-    }
-    return r & sr->land;
+    return slide_caps(st, s, from, to, star_captures(st->p, s, to));
 }
 
 /* A random enthroning move among those that complete a frame three
