@@ -22,11 +22,17 @@
  * evaluation data are made afresh only when the cap stops it, where the
  * caller evaluates the position, not at every move);
  * morelli_playout_step is one step from counts made afresh (the two draw
- * the same moves).  The stones that reach a cell and the cells a stone
- * reaches are found by the cell's star (its eight rays packed into one
- * word, the nearest occupied cell of each ray by bit tricks) without
- * branches: their mispredictions, not instructions, were most of a
- * playout's time.
+ * the same moves).  The stones that reach a cell, the cells a stone
+ * reaches and the captures of a landing are found two ways, which draw
+ * the same moves (the draws are over sets in index order):
+ *   - with BMI2 (__BMI2__: the release build, -march=native) by the cell's
+ *     star (its eight rays packed into one word by pext, the nearest
+ *     occupied cell of each ray by bit tricks) without branches: their
+ *     mispredictions, not instructions, were most of a playout's time;
+ *   - without it (the generic and WebAssembly builds, where pext and pdep
+ *     are bit loops that made that 1.6x slower) by the rays: the ray
+ *     tests of movers_word and gen.c's morelli_reach, morelli_movers_to
+ *     and morelli_captures.
  */
 #include "internal.h"
 
@@ -150,6 +156,9 @@ static Bits on_path[3][MO_CELLS];
  * it: the bands along a line are convex, so those below c's follow c); the
  * stone on c has a landing cell if and only if one of them is empty. */
 static Bits first_land[3][MO_CELLS];
+
+#ifdef __BMI2__ /* ---- the stars (pext, pdep) ---- */
+
 /* The star of a cell x: the cells of its eight rays, at most 48 (13x13),
  * numbered in index order (its compact bits, one word): star[] its cells
  * as a set, dir[d] the compact bits of ray d, landers those of the cells
@@ -176,37 +185,11 @@ typedef struct Star {
 static const uint8_t slot_dir[8] = {5, 6, 7, 4, 0, 3, 2, 1};
 static uint8_t slot_dirs[256];
 
-/* The bits of x under the mask m, packed (pext). */
-static inline uint64_t bits_pext(uint64_t x, uint64_t m)
-{
-#ifdef __BMI2__
-    return _pext_u64(x, m);
-#else
-    uint64_t r = 0;
-    for (uint64_t b = 1; m; m &= m - 1, b <<= 1)
-        r |= (x & m & -m) ? b : 0;
-    return r;
-#endif
-}
-
-/* The low bits of x deposited at the bits of the mask m (pdep). */
-static inline uint64_t bits_pdep(uint64_t x, uint64_t m)
-{
-#ifdef __BMI2__
-    return _pdep_u64(x, m);
-#else
-    uint64_t r = 0;
-    for (; m; m &= m - 1, x >>= 1)
-        r |= (x & 1) ? m & -m : 0;
-    return r;
-#endif
-}
-
 /* A set's cells of the star sr as compact bits. */
 static inline uint64_t star_of(const Star *sr, const Bits *b)
 {
-    return bits_pext(b->w[0], sr->star[0]) | bits_pext(b->w[1], sr->star[1]) << sr->sh1 |
-           bits_pext(b->w[2], sr->star[2]) << sr->sh2;
+    return _pext_u64(b->w[0], sr->star[0]) | _pext_u64(b->w[1], sr->star[1]) << sr->sh1 |
+           _pext_u64(b->w[2], sr->star[2]) << sr->sh2;
 }
 
 /* The own stones that can land on the empty cell whose star is sr, as
@@ -245,6 +228,67 @@ static inline uint64_t star_reach(const Star *sr, const Bits *occ)
     return r & sr->land;
 }
 static Star stars[3][MO_CELLS];
+
+/* The stars of board size sz (play_tables_once). */
+static void stars_init(int sz)
+{
+    const MoTables *t = &morelli_tables[sz];
+    for (int v = 0; v < 256; v++)
+        for (int j = 0; j < 8; j++)
+            slot_dirs[v] |= (uint8_t)(((v >> j) & 1) << slot_dir[j]);
+    for (int x = 0; x < t->cells; x++) {
+        Star *sr = &stars[sz][x];
+        for (int j = 0; j < 8; j++)
+            sr->slots |= (uint8_t)((t->cap[x][slot_dir[j]] >= 0) << j);
+        Bits all = {{0, 0, 0}};
+        for (int d = 0; d < MO_DIRS; d++)
+            all = bits_or(all, t->ray[x][d]);
+        memcpy(sr->star, all.w, sizeof sr->star);
+        sr->sh1 = (uint8_t)__builtin_popcountll(all.w[0]);
+        sr->sh2 = (uint8_t)(sr->sh1 + __builtin_popcountll(all.w[1]));
+        for (int k = 0; bits_any(&all); k++) {
+            int c = bits_pop(&all);
+            sr->cell[k] = (uint8_t)c;
+            for (int d = 0; d < MO_DIRS; d++)
+                if (bits_test(&t->ray[x][d], c))
+                    sr->dir[d] |= (uint64_t)1 << k;
+            for (int d = 0; d < MO_DIRS; d++) {
+                if (bits_test(&t->land[c][d], x))
+                    sr->landers |= (uint64_t)1 << k;
+                if (bits_test(&t->land[x][d], c))
+                    sr->land |= (uint64_t)1 << k;
+                if (t->cap[x][d] == c)
+                    sr->cap1 |= (uint64_t)1 << k;
+                if (t->cap[x][d] >= 0 && c == x + 2 * t->delta[d])
+                    sr->cap2 |= (uint64_t)1 << k;
+            }
+        }
+    }
+}
+
+#else /* ---- the rays (no BMI2) ---- */
+
+/* lands_on[sz][x]: the cells c with x among their landing cells when
+ * nothing blocks; toward[sz][x][c]: the direction from x to c for those c. */
+static Bits lands_on[3][MO_CELLS];
+static uint8_t toward[3][MO_CELLS][MO_CELLS];
+
+/* lands_on and toward of board size sz (play_tables_once). */
+static void rays_init(int sz)
+{
+    const MoTables *t = &morelli_tables[sz];
+    for (int c = 0; c < t->cells; c++)
+        for (int d = 0; d < MO_DIRS; d++) {
+            Bits y = t->land[c][d];
+            while (bits_any(&y)) {
+                int to = bits_pop(&y);
+                bits_set(&lands_on[sz][to], c);
+                toward[sz][to][c] = (uint8_t)(d ^ 4);
+            }
+        }
+}
+
+#endif /* __BMI2__ */
 
 /* *a moved k cells down (k > 0) or -k cells up the index, 0 < |k| < 64,
  * from a set whose fourth word is 0; the fourth word of the result is
@@ -285,37 +329,11 @@ static void play_tables_once(void)
         }
         for (int d = 0; d < MO_DIRS; d++)
             cap_from_v[sz][d] = V4_OF(t->cap_from[d]);
-        for (int v = 0; v < 256; v++)
-            for (int j = 0; j < 8; j++)
-                slot_dirs[v] |= (uint8_t)(((v >> j) & 1) << slot_dir[j]);
-        for (int x = 0; x < t->cells; x++) {
-            Star *sr = &stars[sz][x];
-            for (int j = 0; j < 8; j++)
-                sr->slots |= (uint8_t)((t->cap[x][slot_dir[j]] >= 0) << j);
-            Bits all = {{0, 0, 0}};
-            for (int d = 0; d < MO_DIRS; d++)
-                all = bits_or(all, t->ray[x][d]);
-            memcpy(sr->star, all.w, sizeof sr->star);
-            sr->sh1 = (uint8_t)__builtin_popcountll(all.w[0]);
-            sr->sh2 = (uint8_t)(sr->sh1 + __builtin_popcountll(all.w[1]));
-            for (int k = 0; bits_any(&all); k++) {
-                int c = bits_pop(&all);
-                sr->cell[k] = (uint8_t)c;
-                for (int d = 0; d < MO_DIRS; d++)
-                    if (bits_test(&t->ray[x][d], c))
-                        sr->dir[d] |= (uint64_t)1 << k;
-                for (int d = 0; d < MO_DIRS; d++) {
-                    if (bits_test(&t->land[c][d], x))
-                        sr->landers |= (uint64_t)1 << k;
-                    if (bits_test(&t->land[x][d], c))
-                        sr->land |= (uint64_t)1 << k;
-                    if (t->cap[x][d] == c)
-                        sr->cap1 |= (uint64_t)1 << k;
-                    if (t->cap[x][d] >= 0 && c == x + 2 * t->delta[d])
-                        sr->cap2 |= (uint64_t)1 << k;
-                }
-            }
-        }
+#ifdef __BMI2__
+        stars_init(sz);
+#else
+        rays_init(sz);
+#endif
     }
 }
 
@@ -329,6 +347,10 @@ typedef struct MoPlay {
     const MoTables *t;
     const uint8_t *oid;
     const Bits *on_path, *first_land;
+#ifndef __BMI2__
+    const Bits *lands_on;
+    const uint8_t (*toward)[MO_CELLS];
+#endif
     Bits stuck;
     uint8_t cnt[2][64];
     uint64_t three[2];
@@ -351,6 +373,10 @@ static void play_init(MoPlay *st, MoPos *p)
     st->oid = orbit_of[p->sz];
     st->on_path = on_path[p->sz];
     st->first_land = first_land[p->sz];
+#ifndef __BMI2__
+    st->lands_on = lands_on[p->sz];
+    st->toward = toward[p->sz];
+#endif
     st->stuck = (Bits){{0, 0, 0}};
     memset(st->cnt, 0, sizeof st->cnt);
     st->three[0] = st->three[1] = 0;
@@ -406,21 +432,121 @@ static Move slide_caps(const MoPlay *st, int s, int from, int to, unsigned caps)
     return en ? m | MO_ENTHRONE : m;
 }
 
-/* The captures of a stone of side s landing on the empty cell `to`
- * (morelli_captures) by its star, without a branch: the neighbours with a
- * cell beyond them, adverse, and the cells beyond them, own, packed in the
- * same order; their directions by slots. */
-static inline unsigned star_captures(const MoPos *p, int s, int to)
+/* The two paths: landing_caps, the captures of a stone of side s landing
+ * on the empty cell `to` (morelli_captures); enthrone_at, a random
+ * enthroning move to `to` (reservoir, see find_enthrone); cell_mover, a
+ * random movable stone (in *movable) of the side to move that lands on
+ * the empty cell `to`, -1 when none; stone_landing, a random landing cell
+ * of the stone on `from`, which has one. */
+static Move slide(const MoPlay *st, int s, int from, int to);
+
+#ifdef __BMI2__ /* ---- by the stars ---- */
+
+/* Without a branch: the neighbours with a cell beyond them, adverse, and
+ * the cells beyond them, own, packed in the same order; their directions
+ * by slots. */
+static inline unsigned landing_caps(const MoPos *p, int s, int to)
 {
     const Star *sr = &stars[p->sz][to];
-    uint64_t a = bits_pext(star_of(sr, &p->stones[s ^ 1]), sr->cap1) &
-                 bits_pext(star_of(sr, &p->stones[s]), sr->cap2);
-    return slot_dirs[bits_pdep(a, sr->slots)];
+    uint64_t a = _pext_u64(star_of(sr, &p->stones[s ^ 1]), sr->cap1) &
+                 _pext_u64(star_of(sr, &p->stones[s]), sr->cap2);
+    return slot_dirs[_pdep_u64(a, sr->slots)];
 }
+
+static inline Move enthrone_at(const MoPlay *st, const Bits *occ, int to, uint64_t *rng, Move pick,
+                               uint32_t *seen)
+{
+    const MoPos *p = st->p;
+    const Star *sr = &stars[p->sz][to];
+    for (uint64_t from = star_movers(sr, occ, &p->stones[p->stm]); from; from &= from - 1) {
+        Move m = slide(st, p->stm, sr->cell[__builtin_ctzll(from)], to);
+        if ((m & MO_ENTHRONE) && rng_below(rng, ++*seen) == 0)
+            pick = m;
+    }
+    return pick;
+}
+
+static inline int cell_mover(const MoPlay *st, const Bits *occ, const Bits *movable, int to,
+                             uint64_t *rng)
+{
+    const Star *sr = &stars[st->p->sz][to];
+    uint64_t from = star_movers(sr, occ, movable);
+    if (!from)
+        return -1;
+    return sr->cell[word_nth(from, (int)rng_below(rng, (uint32_t)__builtin_popcountll(from)))];
+}
+
+static inline int stone_landing(const MoPlay *st, const Bits *occ, int from, uint64_t *rng)
+{
+    const Star *sr = &stars[st->p->sz][from];
+    uint64_t r = star_reach(sr, occ);
+    return sr->cell[word_nth(r, (int)rng_below(rng, (uint32_t)__builtin_popcountll(r)))];
+}
+
+#else /* ---- by the rays ---- */
+
+static inline unsigned landing_caps(const MoPos *p, int s, int to)
+{
+    return morelli_captures(p, s, to);
+}
+
+static inline Move enthrone_at(const MoPlay *st, const Bits *occ, int to, uint64_t *rng, Move pick,
+                               uint32_t *seen)
+{
+    const MoPos *p = st->p;
+    Bits from = morelli_movers_to(p, p->stm, occ, to);
+    while (bits_any(&from)) {
+        Move m = slide(st, p->stm, bits_pop(&from), to);
+        if ((m & MO_ENTHRONE) && rng_below(rng, ++*seen) == 0)
+            pick = m;
+    }
+    return pick;
+}
+
+/* The stones of x << base (own stones that can land on the empty cell
+ * `to` when nothing blocks) that can land on it: those that are the only
+ * occupied cell of the ray from `to` toward them (toward[][][]) up to
+ * themselves.  A word at a time, kept in registers. */
+static inline uint64_t movers_word(const MoPlay *st, const Bits *occ, int to, uint64_t x, int base)
+{
+    const MoTables *t = st->t;
+    const Bits *ray = t->ray[to];
+    const uint8_t *dir = st->toward[to];
+    uint64_t out = 0;
+    for (; x; x &= x - 1) {
+        int i = __builtin_ctzll(x), c = base + i, d = dir[c];
+        const Bits *a = &ray[d], *b = &t->ray[c][d];
+        int k = __builtin_popcountll(a->w[0] & ~b->w[0] & occ->w[0]) +
+                __builtin_popcountll(a->w[1] & ~b->w[1] & occ->w[1]) +
+                __builtin_popcountll(a->w[2] & ~b->w[2] & occ->w[2]);
+        out |= (uint64_t)(k == 1) << i;
+    }
+    return out;
+}
+
+static inline int cell_mover(const MoPlay *st, const Bits *occ, const Bits *movable, int to,
+                             uint64_t *rng)
+{
+    Bits near = bits_and(st->lands_on[to], *movable);
+    if (!bits_any(&near))
+        return -1;
+    Bits from = {{movers_word(st, occ, to, near.w[0], 0), movers_word(st, occ, to, near.w[1], 64),
+                  movers_word(st, occ, to, near.w[2], 128)}};
+    if (!bits_any(&from))
+        return -1;
+    return bits_random(from, rng);
+}
+
+static inline int stone_landing(const MoPlay *st, const Bits *occ, int from, uint64_t *rng)
+{
+    return bits_random(morelli_reach(st->t, occ, from), rng);
+}
+
+#endif /* __BMI2__ */
 
 static Move slide(const MoPlay *st, int s, int from, int to)
 {
-    return slide_caps(st, s, from, to, star_captures(st->p, s, to));
+    return slide_caps(st, s, from, to, landing_caps(st->p, s, to));
 }
 
 /* A random enthroning move among those that complete a frame three
@@ -448,15 +574,8 @@ static Move find_enthrone(const MoPlay *st, const Bits *occ, uint64_t *rng)
                     bits_set(&cells, to);
             }
         }
-        while (bits_any(&cells)) {
-            int to = bits_pop(&cells);
-            const Star *sr = &stars[p->sz][to];
-            for (uint64_t from = star_movers(sr, occ, &p->stones[s]); from; from &= from - 1) {
-                Move m = slide(st, s, sr->cell[__builtin_ctzll(from)], to);
-                if ((m & MO_ENTHRONE) && rng_below(rng, ++seen) == 0)
-                    pick = m;
-            }
-        }
+        while (bits_any(&cells))
+            pick = enthrone_at(st, occ, bits_pop(&cells), rng, pick, &seen);
     }
     return pick;
 }
@@ -502,7 +621,6 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
     for (int i = 0; i < 3; i++)
         cls[i] = (Bits){{v[i][0], v[i][1], v[i][2]}};
     Bits movable = bits_andnot(p->stones[s], st->stuck);
-    const Star *star = stars[p->sz];
     for (int i = 0; i < 3; i++) {
         if (!bits_any(&cls[i]))
             continue;
@@ -518,14 +636,13 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
             uint64_t x = cls[i].w[w] & (seg == 0 ? ~low : seg == 3 ? low : ~(uint64_t)0);
             for (; x; x &= x - 1) {
                 int to = 64 * w + __builtin_ctzll(x);
-                uint64_t from = star_movers(&star[to], occ, &movable);
-                if (!from)
+                int from = cell_mover(st, occ, &movable, to, rng);
+                if (from < 0)
                     continue;
                 unsigned caps = 0;
                 for (int d = 0; d < MO_DIRS; d++)
                     caps |= (unsigned)((by_dir[d][to >> 6] >> (to & 63)) & 1) << d;
-                int k = (int)rng_below(rng, (uint32_t)__builtin_popcountll(from));
-                return slide_caps(st, s, star[to].cell[word_nth(from, k)], to, caps);
+                return slide_caps(st, s, from, to, caps);
             }
         }
     }
@@ -561,12 +678,8 @@ static Move random_slide(MoPlay *st, const Bits *occ, uint64_t *rng)
         if (bits_test(&st->stuck, from))
             continue;
         Bits open = bits_andnot(st->first_land[from], *occ);
-        if (bits_any(&open)) {
-            const Star *sr = &stars[p->sz][from];
-            uint64_t r = star_reach(sr, occ);
-            int k = (int)rng_below(rng, (uint32_t)__builtin_popcountll(r));
-            return slide(st, s, from, sr->cell[word_nth(r, k)]);
-        }
+        if (bits_any(&open))
+            return slide(st, s, from, stone_landing(st, occ, from, rng));
         bits_set(&st->stuck, from); /* it cannot move: draw again */
     }
     return MOVE_NONE;
