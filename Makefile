@@ -70,6 +70,8 @@ build/obj/%.o: %.c build/pgo/profile
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@
 else
+PGO_USE  :=
+
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@

@@ -22,8 +22,10 @@ set -eu
 [ $# -eq 1 ] || { echo "usage: $0 ENGINE" >&2; exit 2; }
 e=$1
 run() {
-    # the search must end with its move
-    "$e" "$@" | grep -q '^bestmove ' || { echo "$0: $e $* gave no bestmove" >&2; exit 1; }
+    # the search must end with its move; grep reads all the output (with
+    # -q it would stop at the match, and an engine that wrote on would die
+    # of SIGPIPE before writing its counts)
+    "$e" "$@" | grep '^bestmove ' >/dev/null || { echo "$0: $e $* gave no bestmove" >&2; exit 1; }
 }
 for n in 13 11 9; do
     run --BoardSize=$n isready 'position startpos' 'go depth 8'
