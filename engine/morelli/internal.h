@@ -31,7 +31,7 @@
 /* The undo record: the position before the move, the parts of it the
  * board size uses (unmake copies them back: fewer instructions than
  * undoing the line masks, orbit bytes and colours cell by cell); perft's
- * make leaves out the colour bytes MoPos.white (make.c, pos_save). */
+ * make leaves out the colour bytes MoPos.white (make.c, pos_parts_copy). */
 typedef struct MoUndo {
     MoPos pos;
 } MoUndo;

@@ -139,7 +139,8 @@ __attribute__((always_inline)) static inline void pos_chunks(MoPos *dst, const M
         d[i] = s[i];
 }
 
-/* What the undo record holds and unmake copies back, by board size (sz, a
+/* The parts of a position that the undo record holds, copied from src to
+ * dst (make saves them, unmake copies them back), by board size (sz, a
  * constant), in whole vectors: the fields before the line masks, the masks
  * of the board's lines (6N - 2: 52, 64, 76), the bytes of its orbits (20,
  * 30, 42) and, unless `white` is 0 (perft's make, which never changes
@@ -148,8 +149,8 @@ __attribute__((always_inline)) static inline void pos_chunks(MoPos *dst, const M
  * 11x11 0..223, 232..263 and 280..407 (384, 256); on 13x13 all 456 (288).
  * The bytes left out, masks, orbit bytes and colour bytes past the board's,
  * are always 0 and stay so. */
-__attribute__((always_inline)) static inline void pos_save(MoPos *dst, const MoPos *src,
-                                                           const int sz, const int white)
+__attribute__((always_inline)) static inline void pos_parts_copy(MoPos *dst, const MoPos *src,
+                                                                 const int sz, const int white)
 {
     if (sz < 2) {
         pos_chunks(dst, src, 0, 6 + (size_t)sz);
@@ -224,7 +225,7 @@ __attribute__((always_inline)) static inline void make_move(MoPos *p, Move m, Mo
 {
     const MoTables *t = &morelli_tables[sz];
     const int s = p->stm;
-    pos_save(&u->pos, p, sz, counts);
+    pos_parts_copy(&u->pos, p, sz, counts);
     int to = MO_TO(m);
     if (m & MO_PLACE) {
         make_placement(p, t, to, counts);
@@ -335,13 +336,13 @@ __attribute__((always_inline)) static inline void pos_restore(MoPos *p, const Mo
 {
     switch (p->sz) {
     case 0:
-        pos_save(p, &u->pos, 0, white);
+        pos_parts_copy(p, &u->pos, 0, white);
         break;
     case 1:
-        pos_save(p, &u->pos, 1, white);
+        pos_parts_copy(p, &u->pos, 1, white);
         break;
     default:
-        pos_save(p, &u->pos, 2, white);
+        pos_parts_copy(p, &u->pos, 2, white);
         break;
     }
 }
@@ -372,7 +373,7 @@ __attribute__((always_inline)) static inline uint64_t perft_leaves(MoPos *p, con
     MoUndo u;
     for (int i = 0; i < n; i++) {
         make_move(p, moves[i], &u, 0, sz);
-        pos_save(p, &u.pos, sz, 0);
+        pos_parts_copy(p, &u.pos, sz, 0);
     }
     return (uint64_t)n;
 }
