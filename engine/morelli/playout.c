@@ -135,6 +135,8 @@ Move morelli_playout_move(const void *pos, const Move *moves, int n, uint64_t *r
  * MoPlay.cnt no orbit uses (at most 42 orbits), its bit of three never set,
  * so that the counts are kept without a branch. */
 #define NO_ORBIT 63
+_Static_assert(NO_ORBIT >= sizeof(((MoPos *)0)->orb) && NO_ORBIT < 64,
+               "NO_ORBIT above every orbit's index (MoPos.orb), within MoPlay.cnt and three");
 
 /* A set of cells as a vector of four words (the fourth always 0 when
  * loaded), so that the eight direction maps of find_capture are a few
