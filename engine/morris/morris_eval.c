@@ -3,6 +3,8 @@
  * features, one weight row per phase, exposed to the tuner), the move
  * classification for ordering, and the playout policy.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,53 +91,126 @@ void morris_print_weights(const int *w, const char *const *names, int n, FILE *o
     fprintf(out, "};\n");
 }
 
+/*
+ * The position in the three layouts of morris_internal.h's triples: the
+ * side to move's pieces (x[0]), the other side's (x[1]) and the empty
+ * points, as they are (rank triples), permuted so that the vertical lines
+ * are triples (xv, ev) and, on the board with diagonals, the diagonal lines
+ * (xd, ed: bits 0-11).  Each permutation of the board is taken once per
+ * position and shared by every term below.
+ */
+typedef struct Layouts {
+    int diag;
+    uint32_t x[2], empty;
+    uint32_t xv[2], ev;
+    uint32_t xd[2], ed;
+} Layouts;
+
+static inline void layouts(const Pos *p, Layouts *l)
+{
+    int s = p->stm;
+    l->diag = p->diag;
+    l->x[0] = p->bb[s];
+    l->x[1] = p->bb[s ^ 1];
+    l->empty = ALL_PTS & ~(l->x[0] | l->x[1]);
+    l->xv[0] = perm(&morris_to_v, l->x[0]);
+    l->xv[1] = perm(&morris_to_v, l->x[1]);
+    l->ev = ALL_PTS & ~(l->xv[0] | l->xv[1]); /* a permutation of the 24 points */
+    l->xd[0] = l->xd[1] = l->ed = 0;
+    if (l->diag) {
+        l->xd[0] = perm(&morris_to_d, l->x[0]);
+        l->xd[1] = perm(&morris_to_d, l->x[1]);
+        l->ed = 0xFFFu & ~(l->xd[0] | l->xd[1]); /* the 12 points on a diagonal */
+    }
+}
+
+/* The pairs of neighbours, one of x and the other of e, within the triples
+ * at the bases of B (the middle point of a line is next to the two others). */
+static inline int tri_pairs(uint32_t x, uint32_t e, uint32_t B)
+{
+    return popcnt(((x & (e >> 1)) | (e & (x >> 1))) & (B | B << 1));
+}
+
+/*
+ * The points next to a set of points, byte by byte as the permutations of
+ * morris_internal.h: nb_byte[d][j][b] is the union of Tables.adj of board
+ * d over the points 8j + i of the bits i of b.  Built once from
+ * morris_tabs (nb_tables()), after which neighbours() is three loads.
+ */
+static uint32_t nb_byte[2][3][256];
+static atomic_int nb_ready;
+static pthread_once_t nb_once = PTHREAD_ONCE_INIT;
+
+static void nb_init(void)
+{
+    for (int d = 0; d < 2; d++)
+        for (int j = 0; j < 3; j++)
+            for (int b = 0; b < 256; b++) {
+                uint32_t n = 0;
+                for (int i = 0; i < 8; i++)
+                    if (b >> i & 1)
+                        n |= morris_tabs[d].adj[8 * j + i];
+                nb_byte[d][j][b] = n;
+            }
+    atomic_store_explicit(&nb_ready, 1, memory_order_release);
+}
+
+/* The neighbour table of board diag (built on first use). */
+static inline const uint32_t (*nb_tables(int diag))[256]
+{
+    if (!atomic_load_explicit(&nb_ready, memory_order_acquire))
+        pthread_once(&nb_once, nb_init);
+    return nb_byte[diag];
+}
+
+static inline uint32_t neighbours(const uint32_t (*nb)[256], uint32_t y)
+{
+    return nb[0][y & 255] | nb[1][(y >> 8) & 255] | nb[2][(y >> 16) & 255];
+}
+
 /* A side's steps: the empty points next to its pieces (front), every
- * point next to them (near), its steps (mobility) and its pieces without
- * an empty neighbour. */
+ * point next to them (near), its steps (mobility), its pieces without an
+ * empty neighbour (walled: blocked of them). */
 typedef struct Steps {
-    uint32_t front, near;
+    uint32_t front, near, walled;
     int mobility, blocked;
 } Steps;
+
+/* Side k's (0: the side to move) steps; nbe: the points next to an empty
+ * point. */
+static inline void steps(const Layouts *l, const uint32_t (*nb)[256], int k, uint32_t nbe,
+                         Steps *st)
+{
+    uint32_t x = l->x[k];
+    st->near = neighbours(nb, x);
+    st->front = st->near & l->empty;
+    st->walled = x & ~nbe;
+    st->blocked = popcnt(st->walled);
+    st->mobility = tri_pairs(x, l->empty, TRIPLE_BASE) + tri_pairs(l->xv[k], l->ev, TRIPLE_BASE);
+    if (l->diag)
+        st->mobility += tri_pairs(l->xd[k], l->ed, DIAG_BASE);
+}
 
 /*
  * Side s's pieces walled in by the opponent: none of them has an empty
  * neighbour, and every neighbour is the opponent's or one of them, so none
  * can step until the opponent moves a piece of the wall away or s removes
  * one (with a mill of its other pieces).  The greatest such set: start from
- * own's pieces without an empty neighbour and drop any next to an own
+ * own's pieces without an empty neighbour (W) and drop any next to an own
  * piece outside the set until none is dropped.  (Counting the opponent's
  * wall as locked too, the only such set would be the whole board: a set of
  * points that holds every neighbour of its points is empty or all of this
  * connected board.)
  */
-static uint32_t walled_pieces(const Tables *t, uint32_t own, uint32_t empty)
+static uint32_t walled_pieces(const uint32_t (*nb)[256], uint32_t own, uint32_t W)
 {
-    uint32_t W = 0;
-    for (uint32_t b = own; b; b &= b - 1)
-        if (!(t->adj[lsb(b)] & empty))
-            W |= b & -b;
-    for (int changed = 1; changed && W;) {
-        changed = 0;
-        for (uint32_t b = W; b; b &= b - 1)
-            if (t->adj[lsb(b)] & own & ~W) {
-                W &= ~(b & -b);
-                changed = 1;
-            }
+    while (W) {
+        uint32_t keep = W & ~neighbours(nb, own & ~W);
+        if (keep == W)
+            break;
+        W = keep;
     }
     return W;
-}
-
-static inline void steps(const Tables *t, uint32_t bb, uint32_t empty, Steps *st)
-{
-    st->front = st->near = 0;
-    st->mobility = st->blocked = 0;
-    for (; bb; bb &= bb - 1) {
-        uint32_t a = t->adj[lsb(bb)], d = a & empty;
-        st->near |= a;
-        st->front |= d;
-        st->blocked += !d;
-        st->mobility += popcnt(d);
-    }
 }
 
 /* Closed mills (base bits m of family f) with a piece that can step out. */
@@ -147,53 +222,60 @@ static inline int running(const Tables *t, int f, uint32_t m, uint32_t empty)
     return n;
 }
 
-/* A side's terms of the lines (own its pieces), all lines of a family at
- * once (the triples of morris_internal.h): closed mills, mills sharing a
- * piece with a mill of an earlier family (double: a vertical with a
- * horizontal, a diagonal with either), mills with a piece that can step
- * out (runmill), and open lines of two and an empty point. */
-static void line_features(const Pos *p, const Tables *t, uint32_t own, uint32_t empty,
-                          int f[F_COUNT])
+/* Side k's terms of the lines, all lines of a family at once (the triples
+ * of morris_internal.h): closed mills, mills sharing a piece with a mill
+ * of an earlier family (double: a vertical with a horizontal, a diagonal
+ * with either), mills with a piece that can step out (runmill), and open
+ * lines of two and an empty point. */
+static void line_features(const Layouts *l, const Tables *t, int k, int f[F_COUNT])
 {
-    uint32_t ov = perm(&morris_to_v, own), ev = perm(&morris_to_v, empty);
+    uint32_t own = l->x[k], ov = l->xv[k], empty = l->empty;
     uint32_t hm = tri_full(own, TRIPLE_BASE), vm = tri_full(ov, TRIPLE_BASE);
-    uint32_t hpts = hm * 7, s = perm(&morris_to_v, hpts);
     f[F_MILLS] = popcnt(hm) + popcnt(vm);
-    f[F_OPEN] = popcnt(tri_open(own, empty, TRIPLE_BASE)) + popcnt(tri_open(ov, ev, TRIPLE_BASE));
-    f[F_DOUBLE] = popcnt((s | (s >> 1) | (s >> 2)) & vm);
-    f[F_RUNMILL] = running(t, 0, hm, empty) + running(t, 1, vm, empty);
-    if (p->diag) {
-        uint32_t od = perm(&morris_to_d, own), ed = perm(&morris_to_d, empty);
+    f[F_OPEN] = popcnt(tri_open(own, empty, TRIPLE_BASE)) +
+                popcnt(tri_open(ov, l->ev, TRIPLE_BASE));
+    f[F_DOUBLE] = 0;
+    if (hm && vm) {
+        uint32_t s = perm(&morris_to_v, hm * 7);
+        f[F_DOUBLE] = popcnt((s | (s >> 1) | (s >> 2)) & vm);
+    }
+    f[F_RUNMILL] = (hm ? running(t, 0, hm, empty) : 0) + (vm ? running(t, 1, vm, empty) : 0);
+    if (l->diag) {
+        uint32_t od = l->xd[k];
         uint32_t dm = tri_full(od, DIAG_BASE);
-        s = perm(&morris_to_d, hpts | perm(&morris_from_v, vm * 7));
-        f[F_MILLS] += popcnt(dm);
-        f[F_OPEN] += popcnt(tri_open(od, ed, DIAG_BASE));
-        f[F_DOUBLE] += popcnt((s | (s >> 1) | (s >> 2)) & dm);
-        f[F_RUNMILL] += running(t, 2, dm, empty);
+        f[F_OPEN] += popcnt(tri_open(od, l->ed, DIAG_BASE));
+        if (dm) {
+            uint32_t s = perm(&morris_to_d, hm * 7 | perm(&morris_from_v, vm * 7));
+            f[F_MILLS] += popcnt(dm);
+            f[F_DOUBLE] += popcnt((s | (s >> 1) | (s >> 2)) & dm);
+            f[F_RUNMILL] += running(t, 2, dm, empty);
+        }
     }
 }
 
-/* The features of side s, whose steps are st. */
-static void side_features(const Pos *p, const Tables *t, int s, const Steps *st,
-                          uint32_t empty, int f[F_COUNT])
+/* The features of side s (k: 0 the side to move, 1 the other), whose
+ * steps are st. */
+static void side_features(const Pos *p, const uint32_t (*nb)[256], int s, int k, const Steps *st,
+                          const Layouts *l, int f[F_COUNT])
 {
-    int fly = p->flying && popcnt(p->bb[s]) == 3 && p->hand[s] == 0;
-    f[F_PIECES] = material(p, s);
-    f[F_TEMPO] = s == p->stm;
+    int n = popcnt(l->x[k]);
+    int fly = p->flying && n == 3 && p->hand[s] == 0;
+    f[F_PIECES] = n + p->hand[s];
+    f[F_TEMPO] = k == 0;
     f[F_MOBILITY] = st->mobility;
     f[F_BLOCKED] = fly ? 0 : st->blocked;
     f[F_FRONTIER] = popcnt(st->front);
-    f[F_LOCKED] = fly || !st->blocked ? 0 : popcnt(walled_pieces(t, p->bb[s], empty));
+    f[F_LOCKED] = fly || !st->blocked ? 0 : popcnt(walled_pieces(nb, l->x[k], st->walled));
     /* the near-blockade terms once the side has placed all its pieces */
     int exits = f[F_FRONTIER] - p->hand[s ^ 1];
-    int movable = popcnt(p->bb[s]) - st->blocked;
-    int done = !fly && !p->hand[s] && p->bb[s];
+    int movable = n - st->blocked;
+    int done = !fly && !p->hand[s] && n;
     f[F_CRAMP] = !done || exits >= 3 ? 0 : 3 - (exits > 0 ? exits : 0);
     f[F_FEW] = !done || movable >= 3 ? 0 : 3 - movable;
     if (fly)
         f[F_STUCK] = 0;
     else if (p->hand[0] || p->hand[1])
-        f[F_STUCK] = p->bb[s] && f[F_FRONTIER] <= p->hand[s ^ 1];
+        f[F_STUCK] = n && f[F_FRONTIER] <= p->hand[s ^ 1];
     else
         f[F_STUCK] = !st->front;
 }
@@ -208,13 +290,12 @@ static void side_features(const Pos *p, const Tables *t, int s, const Steps *st,
  * game (a placement frees nothing; it must leave a point empty, as a full
  * board is a draw).
  */
-static int blockade_in_one(const Pos *p, const Steps *os)
+static int blockade_in_one(const Pos *p, const Tables *t, const Layouts *l, const Steps *os)
 {
     int s = p->stm, o = s ^ 1;
     if (p->hand[o] || p->hand[s] > 1 || flies(p, o))
         return 0;
-    const Tables *t = &morris_tabs[p->diag];
-    uint32_t own = p->bb[s], empty = ALL_PTS & ~(own | p->bb[o]), front = os->front;
+    uint32_t own = l->x[0], empty = l->empty, front = os->front;
     if (front & (front - 1))
         return 0; /* two exits or more */
     /* Onto their one exit; or, when they have none, anywhere. */
@@ -239,21 +320,21 @@ static int blockade_in_one(const Pos *p, const Steps *os)
     return 0;
 }
 
-/*
- * A fork of the side not to move: two empty points or more where it could
- * complete a line of two next turn (a piece in hand, or a step from off
- * that line).  The side to move blocks one at most, so unless it closes a
- * mill first (the quiescence search tries that) it loses a piece.
- */
-#define FORK_PENALTY 150
-static int opponent_forks(const Pos *p, const Tables *t, uint32_t empty)
+/* The empty points where a piece of side k would complete a line of two
+ * (closing_points() of morris_internal.h on the layouts at hand). */
+static inline uint32_t closing(const Layouts *l, int k)
 {
-    int o = p->stm ^ 1;
-    uint32_t opp = p->bb[o], cl = closing_points(p->diag, opp, empty);
-    if (!(cl & (cl - 1)))
-        return 0;
-    if (p->hand[o])
-        return 1;
+    uint32_t cl = tri_close(l->x[k], l->empty, TRIPLE_BASE);
+    cl |= perm(&morris_from_v, tri_close(l->xv[k], l->ev, TRIPLE_BASE));
+    if (l->diag)
+        cl |= perm(&morris_from_d, tri_close(l->xd[k], l->ed, DIAG_BASE));
+    return cl;
+}
+
+/* Of the empty points cl where a piece of opp would complete a line of
+ * two, is there one that a piece of opp off that line can step onto? */
+static inline int step_closes(const Tables *t, uint32_t opp, uint32_t cl, int stop)
+{
     int n = 0;
     for (; cl; cl &= cl - 1) {
         int e = lsb(cl);
@@ -264,8 +345,27 @@ static int opponent_forks(const Pos *p, const Tables *t, uint32_t empty)
                 break;
             }
         }
+        if (n >= stop)
+            break;
     }
-    return n >= 2;
+    return n >= stop;
+}
+
+/*
+ * A fork of the side not to move: two empty points or more where it could
+ * complete a line of two next turn (a piece in hand, or a step from off
+ * that line).  The side to move blocks one at most, so unless it closes a
+ * mill first (the quiescence search tries that) it loses a piece.
+ */
+#define FORK_PENALTY 150
+static int opponent_forks(const Pos *p, const Tables *t, const Layouts *l)
+{
+    uint32_t cl = closing(l, 1);
+    if (!(cl & (cl - 1)))
+        return 0;
+    if (p->hand[p->stm ^ 1])
+        return 1;
+    return step_closes(t, l->x[1], cl, 2);
 }
 
 int morris_evaluate(const void *vp)
@@ -275,22 +375,25 @@ int morris_evaluate(const void *vp)
     if (morris_egtb_eval(p, &tb))
         return tb;
     const Tables *t = &morris_tabs[p->diag];
-    uint32_t empty = ALL_PTS & ~(p->bb[0] | p->bb[1]);
+    Layouts l;
+    layouts(p, &l);
+    const uint32_t (*nb)[256] = nb_tables(p->diag);
+    uint32_t nbe = neighbours(nb, l.empty);
     Steps st[2];
-    steps(t, p->bb[s], empty, &st[0]);
-    steps(t, p->bb[o], empty, &st[1]);
-    if (blockade_in_one(p, &st[1]))
+    steps(&l, nb, 0, nbe, &st[0]);
+    steps(&l, nb, 1, nbe, &st[1]);
+    if (blockade_in_one(p, t, &l, &st[1]))
         return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
     int a[F_COUNT], b[F_COUNT];
-    line_features(p, t, p->bb[s], empty, a);
-    line_features(p, t, p->bb[o], empty, b);
-    side_features(p, t, s, &st[0], empty, a);
-    side_features(p, t, o, &st[1], empty, b);
+    line_features(&l, t, 0, a);
+    line_features(&l, t, 1, b);
+    side_features(p, nb, s, 0, &st[0], &l, a);
+    side_features(p, nb, o, 1, &st[1], &l, b);
     int phase = (p->hand[0] || p->hand[1]) ? 0 : (flies(p, 0) || flies(p, 1)) ? 2 : 1;
     int v = 0;
     for (int i = 0; i < F_COUNT; i++)
         v += eval_weight[phase][i] * (a[i] - b[i]);
-    if (phase < 2 && opponent_forks(p, t, empty))
+    if (phase < 2 && opponent_forks(p, t, &l))
         v -= FORK_PENALTY;
     return v;
 }
