@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "morris.h"
 #include "morris_internal.h"
 
 /*
@@ -92,18 +93,24 @@ void morris_print_weights(const int *w, const char *const *names, int n, FILE *o
 }
 
 /*
- * The position in the three layouts of morris_internal.h's triples: the
- * side to move's pieces (x[0]), the other side's (x[1]) and the empty
- * points, as they are (rank triples), permuted so that the vertical lines
- * are triples (xv, ev) and, on the board with diagonals, the diagonal lines
- * (xd, ed: bits 0-11).  Each permutation of the board is taken once per
- * position and shared by every term below.
+ * The position with every line a triple of one 64-bit word (the triples
+ * of morris_internal.h side by side): bits 0-23 the points as they are
+ * (the horizontal lines), bits 24-35 the diagonal layout (on the board
+ * with diagonals; 0 without), bits 36-59 the vertical layout.  The 20
+ * triples sit at bits 0, 3, ..., 57 (LINE_BASE), triples 0-7 horizontal,
+ * 8-11 diagonal, 12-19 vertical, so that a line test runs over every line
+ * at once.  X[0]: the side to move's pieces, X[1] the other side's, E the
+ * empty points; the permutations are taken once per position.
  */
+#define LINE_BASE 0x249249249249249ull
+#define LINE_D 24
+#define LINE_V 36
+
 typedef struct Layouts {
     int diag;
+    int n[2], hand[2], fly[2]; /* per side as x: pieces on the board, in hand, flies */
     uint32_t x[2], empty;
-    uint32_t xv[2], ev;
-    uint32_t xd[2], ed;
+    uint64_t X[2], E;
 } Layouts;
 
 static inline void layouts(const Pos *p, Layouts *l)
@@ -113,22 +120,46 @@ static inline void layouts(const Pos *p, Layouts *l)
     l->x[0] = p->bb[s];
     l->x[1] = p->bb[s ^ 1];
     l->empty = ALL_PTS & ~(l->x[0] | l->x[1]);
-    l->xv[0] = perm(&morris_to_v, l->x[0]);
-    l->xv[1] = perm(&morris_to_v, l->x[1]);
-    l->ev = ALL_PTS & ~(l->xv[0] | l->xv[1]); /* a permutation of the 24 points */
-    l->xd[0] = l->xd[1] = l->ed = 0;
-    if (l->diag) {
-        l->xd[0] = perm(&morris_to_d, l->x[0]);
-        l->xd[1] = perm(&morris_to_d, l->x[1]);
-        l->ed = 0xFFFu & ~(l->xd[0] | l->xd[1]); /* the 12 points on a diagonal */
+    uint64_t all = ALL_PTS | (uint64_t)ALL_PTS << LINE_V;
+    for (int k = 0; k < 2; k++) {
+        l->n[k] = popcnt(l->x[k]);
+        l->hand[k] = p->hand[s ^ k];
+        l->fly[k] = p->flying && l->n[k] == 3 && !l->hand[k];
+        l->X[k] = l->x[k] | (uint64_t)perm(&morris_to_v, l->x[k]) << LINE_V;
     }
+    if (l->diag) {
+        all |= (uint64_t)0xFFF << LINE_D; /* the 12 points on a diagonal */
+        for (int k = 0; k < 2; k++)
+            l->X[k] |= (uint64_t)perm(&morris_to_d, l->x[k]) << LINE_D;
+    }
+    l->E = all & ~(l->X[0] | l->X[1]);
 }
 
-/* The pairs of neighbours, one of x and the other of e, within the triples
- * at the bases of B (the middle point of a line is next to the two others). */
-static inline int tri_pairs(uint32_t x, uint32_t e, uint32_t B)
+static inline int popcnt64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* The lines of three pieces of X (their base bits). */
+static inline uint64_t lines_full(uint64_t X) { return X & (X >> 1) & (X >> 2) & LINE_BASE; }
+
+/* The lines of two pieces of X and an empty point of E (their base bits). */
+static inline uint64_t lines_open(uint64_t X, uint64_t E)
 {
-    return popcnt(((x & (e >> 1)) | (e & (x >> 1))) & (B | B << 1));
+    return ((E & (X >> 1) & (X >> 2)) | (X & (E >> 1) & (X >> 2)) | (X & (X >> 1) & (E >> 2))) &
+           LINE_BASE;
+}
+
+/* The empty points of E that complete a line of two pieces of X. */
+static inline uint64_t lines_close(uint64_t X, uint64_t E)
+{
+    uint64_t a0 = X & LINE_BASE, a1 = (X >> 1) & LINE_BASE, a2 = (X >> 2) & LINE_BASE;
+    uint64_t e0 = E & LINE_BASE, e1 = (E >> 1) & LINE_BASE, e2 = (E >> 2) & LINE_BASE;
+    return (e0 & a1 & a2) | ((a0 & e1 & a2) << 1) | ((a0 & a1 & e2) << 2);
+}
+
+/* The steps between a piece of X and an empty point of E: pairs of
+ * neighbours on a line (the middle point is next to the two others). */
+static inline int lines_steps(uint64_t X, uint64_t E)
+{
+    return popcnt64(((X & (E >> 1)) | (E & (X >> 1))) & (LINE_BASE | LINE_BASE << 1));
 }
 
 /*
@@ -136,14 +167,17 @@ static inline int tri_pairs(uint32_t x, uint32_t e, uint32_t B)
  * morris_internal.h: nb_byte[d][j][b] is the union of Tables.adj of board
  * d over the points 8j + i of the bits i of b.  Built once from
  * morris_tabs (nb_tables()), after which neighbours() is three loads.
+ * With them, line_exits[d][i]: Tables.exits of line triple i of the word
+ * layout above.
  */
 static uint32_t nb_byte[2][3][256];
+static uint32_t line_exits[2][20];
 static atomic_int nb_ready;
 static pthread_once_t nb_once = PTHREAD_ONCE_INIT;
 
 static void nb_init(void)
 {
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 2; d++) {
         for (int j = 0; j < 3; j++)
             for (int b = 0; b < 256; b++) {
                 uint32_t n = 0;
@@ -152,6 +186,11 @@ static void nb_init(void)
                         n |= morris_tabs[d].adj[8 * j + i];
                 nb_byte[d][j][b] = n;
             }
+        for (int i = 0; i < 20; i++)
+            line_exits[d][i] = i < 8    ? morris_tabs[d].exits[0][i]
+                               : i < 12 ? morris_tabs[d].exits[2][i - 8]
+                                        : morris_tabs[d].exits[1][i - 12];
+    }
     atomic_store_explicit(&nb_ready, 1, memory_order_release);
 }
 
@@ -186,9 +225,7 @@ static inline void steps(const Layouts *l, const uint32_t (*nb)[256], int k, uin
     st->front = st->near & l->empty;
     st->walled = x & ~nbe;
     st->blocked = popcnt(st->walled);
-    st->mobility = tri_pairs(x, l->empty, TRIPLE_BASE) + tri_pairs(l->xv[k], l->ev, TRIPLE_BASE);
-    if (l->diag)
-        st->mobility += tri_pairs(l->xd[k], l->ed, DIAG_BASE);
+    st->mobility = lines_steps(l->X[k], l->E);
 }
 
 /*
@@ -213,12 +250,13 @@ static uint32_t walled_pieces(const uint32_t (*nb)[256], uint32_t own, uint32_t 
     return W;
 }
 
-/* Closed mills (base bits m of family f) with a piece that can step out. */
-static inline int running(const Tables *t, int f, uint32_t m, uint32_t empty)
+/* Closed mills (base bits m of the word layout) with a piece that can
+ * step out. */
+static inline int running(int diag, uint64_t m, uint32_t empty)
 {
     int n = 0;
     for (; m; m &= m - 1)
-        n += (t->exits[f][lsb(m) / 3] & empty) != 0;
+        n += (line_exits[diag][__builtin_ctzll(m) / 3] & empty) != 0;
     return n;
 }
 
@@ -227,55 +265,50 @@ static inline int running(const Tables *t, int f, uint32_t m, uint32_t empty)
  * of an earlier family (double: a vertical with a horizontal, a diagonal
  * with either), mills with a piece that can step out (runmill), and open
  * lines of two and an empty point. */
-static void line_features(const Layouts *l, const Tables *t, int k, int f[F_COUNT])
+static inline void line_features(const Layouts *l, int k, int f[F_COUNT])
 {
-    uint32_t own = l->x[k], ov = l->xv[k], empty = l->empty;
-    uint32_t hm = tri_full(own, TRIPLE_BASE), vm = tri_full(ov, TRIPLE_BASE);
-    f[F_MILLS] = popcnt(hm) + popcnt(vm);
-    f[F_OPEN] = popcnt(tri_open(own, empty, TRIPLE_BASE)) +
-                popcnt(tri_open(ov, l->ev, TRIPLE_BASE));
+    uint64_t X = l->X[k], m = lines_full(X);
+    f[F_MILLS] = popcnt64(m);
+    f[F_OPEN] = popcnt64(lines_open(X, l->E));
     f[F_DOUBLE] = 0;
+    f[F_RUNMILL] = 0;
+    if (!m)
+        return;
+    f[F_RUNMILL] = running(l->diag, m, l->empty);
+    uint32_t hm = (uint32_t)m & ALL_PTS, vm = (uint32_t)(m >> LINE_V);
+    uint32_t dm = (uint32_t)(m >> LINE_D) & 0xFFFu;
     if (hm && vm) {
         uint32_t s = perm(&morris_to_v, hm * 7);
         f[F_DOUBLE] = popcnt((s | (s >> 1) | (s >> 2)) & vm);
     }
-    f[F_RUNMILL] = (hm ? running(t, 0, hm, empty) : 0) + (vm ? running(t, 1, vm, empty) : 0);
-    if (l->diag) {
-        uint32_t od = l->xd[k];
-        uint32_t dm = tri_full(od, DIAG_BASE);
-        f[F_OPEN] += popcnt(tri_open(od, l->ed, DIAG_BASE));
-        if (dm) {
-            uint32_t s = perm(&morris_to_d, hm * 7 | perm(&morris_from_v, vm * 7));
-            f[F_MILLS] += popcnt(dm);
-            f[F_DOUBLE] += popcnt((s | (s >> 1) | (s >> 2)) & dm);
-            f[F_RUNMILL] += running(t, 2, dm, empty);
-        }
+    if (dm) {
+        uint32_t s = perm(&morris_to_d, hm * 7 | perm(&morris_from_v, vm * 7));
+        f[F_DOUBLE] += popcnt((s | (s >> 1) | (s >> 2)) & dm);
     }
 }
 
-/* The features of side s (k: 0 the side to move, 1 the other), whose
- * steps are st. */
-static void side_features(const Pos *p, const uint32_t (*nb)[256], int s, int k, const Steps *st,
-                          const Layouts *l, int f[F_COUNT])
+/* The features of side k (0: the side to move, 1 the other), whose steps
+ * are st. */
+static inline void side_features(const uint32_t (*nb)[256], int k, const Steps *st,
+                                 const Layouts *l, int f[F_COUNT])
 {
-    int n = popcnt(l->x[k]);
-    int fly = p->flying && n == 3 && p->hand[s] == 0;
-    f[F_PIECES] = n + p->hand[s];
+    int n = l->n[k], hand = l->hand[k], ohand = l->hand[k ^ 1], fly = l->fly[k];
+    f[F_PIECES] = n + hand;
     f[F_TEMPO] = k == 0;
     f[F_MOBILITY] = st->mobility;
     f[F_BLOCKED] = fly ? 0 : st->blocked;
     f[F_FRONTIER] = popcnt(st->front);
     f[F_LOCKED] = fly || !st->blocked ? 0 : popcnt(walled_pieces(nb, l->x[k], st->walled));
     /* the near-blockade terms once the side has placed all its pieces */
-    int exits = f[F_FRONTIER] - p->hand[s ^ 1];
+    int exits = f[F_FRONTIER] - ohand;
     int movable = n - st->blocked;
-    int done = !fly && !p->hand[s] && n;
+    int done = !fly && !hand && n;
     f[F_CRAMP] = !done || exits >= 3 ? 0 : 3 - (exits > 0 ? exits : 0);
     f[F_FEW] = !done || movable >= 3 ? 0 : 3 - movable;
     if (fly)
         f[F_STUCK] = 0;
-    else if (p->hand[0] || p->hand[1])
-        f[F_STUCK] = n && f[F_FRONTIER] <= p->hand[s ^ 1];
+    else if (hand || ohand)
+        f[F_STUCK] = n && f[F_FRONTIER] <= ohand;
     else
         f[F_STUCK] = !st->front;
 }
@@ -290,17 +323,16 @@ static void side_features(const Pos *p, const uint32_t (*nb)[256], int s, int k,
  * game (a placement frees nothing; it must leave a point empty, as a full
  * board is a draw).
  */
-static int blockade_in_one(const Pos *p, const Tables *t, const Layouts *l, const Steps *os)
+static int blockade_in_one(const Tables *t, const Layouts *l, const Steps *os)
 {
-    int s = p->stm, o = s ^ 1;
-    if (p->hand[o] || p->hand[s] > 1 || flies(p, o))
+    if (l->hand[1] || l->hand[0] > 1 || l->fly[1])
         return 0;
     uint32_t own = l->x[0], empty = l->empty, front = os->front;
     if (front & (front - 1))
         return 0; /* two exits or more */
     /* Onto their one exit; or, when they have none, anywhere. */
     uint32_t onto = front ? front : empty;
-    if (p->hand[s]) {
+    if (l->hand[0]) {
         if (!(empty & (empty - 1)))
             return 0; /* the board would be full */
         for (; onto; onto &= onto - 1)
@@ -308,7 +340,7 @@ static int blockade_in_one(const Pos *p, const Tables *t, const Layouts *l, cons
                 return 1;
         return 0;
     }
-    int fly = flies(p, s);
+    int fly = l->fly[0];
     for (uint32_t b = own & ~os->near; b; b &= b - 1) {
         int from = lsb(b);
         uint32_t rest = own & ~(1u << from);
@@ -324,10 +356,10 @@ static int blockade_in_one(const Pos *p, const Tables *t, const Layouts *l, cons
  * (closing_points() of morris_internal.h on the layouts at hand). */
 static inline uint32_t closing(const Layouts *l, int k)
 {
-    uint32_t cl = tri_close(l->x[k], l->empty, TRIPLE_BASE);
-    cl |= perm(&morris_from_v, tri_close(l->xv[k], l->ev, TRIPLE_BASE));
+    uint64_t c = lines_close(l->X[k], l->E);
+    uint32_t cl = ((uint32_t)c & ALL_PTS) | perm(&morris_from_v, (uint32_t)(c >> LINE_V));
     if (l->diag)
-        cl |= perm(&morris_from_d, tri_close(l->xd[k], l->ed, DIAG_BASE));
+        cl |= perm(&morris_from_d, (uint32_t)(c >> LINE_D) & 0xFFFu);
     return cl;
 }
 
@@ -358,12 +390,12 @@ static inline int step_closes(const Tables *t, uint32_t opp, uint32_t cl, int st
  * mill first (the quiescence search tries that) it loses a piece.
  */
 #define FORK_PENALTY 150
-static int opponent_forks(const Pos *p, const Tables *t, const Layouts *l)
+static int opponent_forks(const Tables *t, const Layouts *l)
 {
     uint32_t cl = closing(l, 1);
     if (!(cl & (cl - 1)))
         return 0;
-    if (p->hand[p->stm ^ 1])
+    if (l->hand[1])
         return 1;
     return step_closes(t, l->x[1], cl, 2);
 }
@@ -371,8 +403,11 @@ static int opponent_forks(const Pos *p, const Tables *t, const Layouts *l)
 int morris_evaluate(const void *vp)
 {
     const Pos *p = vp;
-    int s = p->stm, o = s ^ 1, tb;
-    if (morris_egtb_eval(p, &tb))
+    int tb;
+    /* (the tables hold no position with a piece in hand or more than
+     * MORRIS_EGTB_PIECES on the board a side) */
+    if (!(p->hand[0] | p->hand[1]) && popcnt(p->bb[0]) <= MORRIS_EGTB_PIECES &&
+        popcnt(p->bb[1]) <= MORRIS_EGTB_PIECES && morris_egtb_eval(p, &tb))
         return tb;
     const Tables *t = &morris_tabs[p->diag];
     Layouts l;
@@ -382,18 +417,18 @@ int morris_evaluate(const void *vp)
     Steps st[2];
     steps(&l, nb, 0, nbe, &st[0]);
     steps(&l, nb, 1, nbe, &st[1]);
-    if (blockade_in_one(p, t, &l, &st[1]))
+    if (blockade_in_one(t, &l, &st[1]))
         return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
     int a[F_COUNT], b[F_COUNT];
-    line_features(&l, t, 0, a);
-    line_features(&l, t, 1, b);
-    side_features(p, nb, s, 0, &st[0], &l, a);
-    side_features(p, nb, o, 1, &st[1], &l, b);
-    int phase = (p->hand[0] || p->hand[1]) ? 0 : (flies(p, 0) || flies(p, 1)) ? 2 : 1;
+    line_features(&l, 0, a);
+    line_features(&l, 1, b);
+    side_features(nb, 0, &st[0], &l, a);
+    side_features(nb, 1, &st[1], &l, b);
+    int phase = (l.hand[0] | l.hand[1]) ? 0 : (l.fly[0] | l.fly[1]) ? 2 : 1;
     int v = 0;
     for (int i = 0; i < F_COUNT; i++)
         v += eval_weight[phase][i] * (a[i] - b[i]);
-    if (phase < 2 && opponent_forks(p, t, &l))
+    if (phase < 2 && opponent_forks(t, &l))
         v -= FORK_PENALTY;
     return v;
 }
