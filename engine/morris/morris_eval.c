@@ -446,67 +446,107 @@ int morris_evaluate(const void *vp)
 #define ORD_THREAT 8       /* a closing point of ours we can reach */
 #define ORD_THREAT_FREE 16 /* ... which the opponent cannot reach */
 
+/* The position as order_one() reads it: the mover's pieces (own) and the
+ * opponent's (opp), and whether a piece of either can come onto any
+ * point next turn whatever its neighbours (pieces in hand after the turn,
+ * or three on the board when flying): the mover after a placement
+ * (free_s[0]) or a step (free_s[1]), the opponent without a removal
+ * (free_o[0]) or with one (free_o[1]). */
 typedef struct OrderCtx {
     const Tables *t;
-    int s;
     uint32_t own, opp;
+    int free_s[2], free_o[2];
 } OrderCtx;
 
-/* Side s's pieces bb (hand: its pieces in hand after the turn): can one of
- * them come onto the empty point e next turn without leaving the line pm? */
-static inline int reach(const OrderCtx *c, const Pos *p, int s, int hand, uint32_t bb, int e,
-                        uint32_t pm)
+/* A turn's pieces after it (own2, opp2, empty2) and whether a piece of
+ * the mover (fs) or the opponent (fo) can come onto any point next turn. */
+typedef struct OrderTurn {
+    const Tables *t;
+    uint32_t own2, opp2, empty2;
+    int fs, fo;
+} OrderTurn;
+
+/* reach: can a piece of the mover (own2) or the opponent (opp2) come onto
+ * e next turn without leaving the line pm? */
+static inline int reach_s(const OrderTurn *u, int e, uint32_t pm)
 {
-    return hand || (p->flying && !p->hand[s] && popcnt(bb) == 3) || (c->t->adj[e] & bb & ~pm);
+    return u->fs || (u->t->adj[e] & u->own2 & ~pm);
 }
 
-static int order_one(const Pos *p, const OrderCtx *c, Move m)
+static inline int reach_o(const OrderTurn *u, int e, uint32_t pm)
+{
+    return u->fo || (u->t->adj[e] & u->opp2 & ~pm);
+}
+
+/* The turn's point to and pm, the two other points of a line through it. */
+static inline int order_to(const OrderTurn *u, int to, uint32_t pm)
+{
+    if ((u->opp2 & pm) == pm) /* a block */
+        return ORD_BLOCK + (reach_o(u, to, pm) ? ORD_BLOCK_NEAR : 0);
+    if ((u->own2 & pm) && (u->empty2 & pm)) { /* pm: one of ours, one empty */
+        int e = lsb(u->empty2 & pm);
+        if (reach_s(u, e, pm | (1u << to)))
+            return ORD_THREAT + (reach_o(u, e, 0) ? 0 : ORD_THREAT_FREE);
+    }
+    return 0;
+}
+
+/* The turn's origin from and pm, the two other points of a line through it. */
+static inline int order_from(const OrderTurn *u, int from, uint32_t pm)
+{
+    if ((u->own2 & pm) == pm) { /* out of a mill: back next turn? */
+        if (reach_s(u, from, pm))
+            return ORD_THREAT + (reach_o(u, from, 0) ? 0 : ORD_THREAT_FREE);
+    } else if ((u->opp2 & pm) == pm && reach_o(u, from, pm)) {
+        return -ORD_BLOCK_NEAR; /* lets them close a mill */
+    }
+    return 0;
+}
+
+/* Every point lies on two lines or three (a diagonal too): the third's
+ * pmill is read only when there is one. */
+static inline int order_one(const OrderCtx *c, Move m)
 {
     const Tables *t = c->t;
-    int s = c->s, o = s ^ 1, to = mv_to(m), from = mv_from(m), rm = mv_rm(m);
-    uint32_t own2 = (c->own | (1u << to)) & ~(from >= 0 ? 1u << from : 0);
-    uint32_t opp2 = rm >= 0 ? c->opp & ~(1u << rm) : c->opp;
-    uint32_t empty2 = ALL_PTS & ~(own2 | opp2);
-    int hs = p->hand[s] - (from < 0), ho = p->hand[o];
-    int v = 32;
-    for (int k = 0; k < t->npm[to]; k++) {
-        uint32_t pm = t->pmill[to][k];
-        if ((opp2 & pm) == pm) { /* a block */
-            v += ORD_BLOCK + (reach(c, p, o, ho, opp2, to, pm) ? ORD_BLOCK_NEAR : 0);
-        } else if (popcnt(own2 & pm) == 1 && (empty2 & pm)) {
-            int e = lsb(empty2 & pm);
-            if (reach(c, p, s, hs, own2, e, pm | (1u << to)))
-                v += ORD_THREAT + (reach(c, p, o, ho, opp2, e, 0) ? 0 : ORD_THREAT_FREE);
-        }
+    /* the origin and the removed point + 1 (0: none), their bits */
+    int to = (int)(m & 31) - 1, fr = (m >> 5) & 31, rr = (m >> 10) & 31;
+    uint32_t frb = (1u << fr) >> 1, rmb = (1u << rr) >> 1;
+    OrderTurn u = {.t = t, .own2 = (c->own | (1u << to)) & ~frb, .opp2 = c->opp & ~rmb};
+    u.empty2 = ALL_PTS & ~(u.own2 | u.opp2);
+    u.fs = c->free_s[fr != 0];
+    u.fo = c->free_o[rr != 0];
+    int v = 32 + order_to(&u, to, t->pmill[to][0]) + order_to(&u, to, t->pmill[to][1]);
+    if (t->npm[to] > 2)
+        v += order_to(&u, to, t->pmill[to][2]);
+    if (fr) {
+        int from = fr - 1;
+        v += order_from(&u, from, t->pmill[from][0]) + order_from(&u, from, t->pmill[from][1]);
+        if (t->npm[from] > 2)
+            v += order_from(&u, from, t->pmill[from][2]);
     }
-    if (from >= 0)
-        for (int k = 0; k < t->npm[from]; k++) {
-            uint32_t pm = t->pmill[from][k];
-            if ((own2 & pm) == pm) { /* out of a mill: back next turn? */
-                if (reach(c, p, s, hs, own2, from, pm))
-                    v += ORD_THREAT + (reach(c, p, o, ho, opp2, from, 0) ? 0 : ORD_THREAT_FREE);
-            } else if ((opp2 & pm) == pm &&
-                       reach(c, p, o, ho, opp2, from, pm)) {
-                v -= ORD_BLOCK_NEAR; /* lets them close a mill */
-            }
-        }
-    if (rm >= 0)
+    if (rr) {
+        int rm = rr - 1;
         for (int k = 0; k < t->npm[rm]; k++) {
             uint32_t pm = t->pmill[rm][k];
-            if (popcnt(c->opp & pm) == 1 && (empty2 & pm))
+            if ((c->opp & pm) && (u.empty2 & pm)) /* pm: one of theirs, one empty */
                 v += ORD_BLOCK; /* breaks a line of two */
         }
+    }
     return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
 void morris_move_order(const void *vp, const Move *mv, int n, int *hint)
 {
     const Pos *p = vp;
-    OrderCtx c = {.t = &morris_tabs[p->diag], .s = p->stm};
-    c.own = p->bb[c.s];
-    c.opp = p->bb[c.s ^ 1];
+    int s = p->stm, o = s ^ 1, hs = p->hand[s], ho = p->hand[o];
+    OrderCtx c = {.t = &morris_tabs[p->diag], .own = p->bb[s], .opp = p->bb[o]};
+    int ns = popcnt(c.own), no = popcnt(c.opp);
+    c.free_s[0] = hs - 1 != 0 || (p->flying && !hs && ns + 1 == 3);
+    c.free_s[1] = hs != 0 || (p->flying && !hs && ns == 3);
+    c.free_o[0] = ho != 0 || (p->flying && !ho && no == 3);
+    c.free_o[1] = ho != 0 || (p->flying && !ho && no - 1 == 3);
     for (int i = 0; i < n; i++)
-        hint[i] = order_one(p, &c, mv[i]);
+        hint[i] = order_one(&c, mv[i]);
 }
 
 /*
@@ -532,19 +572,14 @@ int morris_prune(const void *vp, int depth, int eval, int alpha, int beta)
     int s = p->stm, o = s ^ 1;
     uint32_t own = p->bb[s], opp = p->bb[o], empty = ALL_PTS & ~(own | opp);
     if (!p->hand[s] && !flies(p, s)) {
-        uint32_t front = 0;
-        for (uint32_t b = own; b; b &= b - 1)
-            front |= t->adj[lsb(b)] & empty;
+        uint32_t front = neighbours(nb_tables(p->diag), own) & empty;
         if (!(front & (front - 1)))
             return PRUNE_NONE;
     }
     if (up) {
-        int threat = 0, ofly = flies(p, o);
-        for (int l = 0; l < t->nlines && !threat; l++) {
-            uint32_t L = t->line[l], e = L & empty;
-            threat = popcnt(opp & L) == 2 && e &&
-                     (p->hand[o] || ofly || (t->adj[lsb(e)] & opp & ~L));
-        }
+        /* a line of two of theirs and an empty point they can reach */
+        uint32_t cl = closing_points(p->diag, opp, empty);
+        int threat = cl && (p->hand[o] || flies(p, o) || step_closes(t, opp, cl, 1));
         if (!threat || eval - PRUNE_UP * depth - PRUNE_THREAT >= beta)
             return PRUNE_CUT;
     }
