@@ -124,7 +124,7 @@ static inline void layouts(const Pos *p, Layouts *l)
     for (int k = 0; k < 2; k++) {
         l->n[k] = popcnt(l->x[k]);
         l->hand[k] = p->hand[s ^ k];
-        l->fly[k] = p->flying && l->n[k] == 3 && !l->hand[k];
+        l->fly[k] = p->flying & (l->n[k] == 3) & !l->hand[k];
         l->X[k] = l->x[k] | (uint64_t)perm(&morris_to_v, l->x[k]) << LINE_V;
     }
     if (l->diag) {
@@ -167,17 +167,14 @@ static inline int lines_steps(uint64_t X, uint64_t E)
  * morris_internal.h: nb_byte[d][j][b] is the union of Tables.adj of board
  * d over the points 8j + i of the bits i of b.  Built once from
  * morris_tabs (nb_tables()), after which neighbours() is three loads.
- * With them, line_exits[d][i]: Tables.exits of line triple i of the word
- * layout above.
  */
 static uint32_t nb_byte[2][3][256];
-static uint32_t line_exits[2][20];
 static atomic_int nb_ready;
 static pthread_once_t nb_once = PTHREAD_ONCE_INIT;
 
 static void nb_init(void)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 2; d++)
         for (int j = 0; j < 3; j++)
             for (int b = 0; b < 256; b++) {
                 uint32_t n = 0;
@@ -186,11 +183,6 @@ static void nb_init(void)
                         n |= morris_tabs[d].adj[8 * j + i];
                 nb_byte[d][j][b] = n;
             }
-        for (int i = 0; i < 20; i++)
-            line_exits[d][i] = i < 8    ? morris_tabs[d].exits[0][i]
-                               : i < 12 ? morris_tabs[d].exits[2][i - 8]
-                                        : morris_tabs[d].exits[1][i - 12];
-    }
     atomic_store_explicit(&nb_ready, 1, memory_order_release);
 }
 
@@ -250,14 +242,19 @@ static uint32_t walled_pieces(const uint32_t (*nb)[256], uint32_t own, uint32_t 
     return W;
 }
 
-/* Closed mills (base bits m of the word layout) with a piece that can
- * step out. */
-static inline int running(int diag, uint64_t m, uint32_t empty)
+/*
+ * The lines (base bits of the word layout) with a point next to an empty
+ * point (nbe: the points next to one).  A closed mill's exits (Tables.exits:
+ * the points next to it and off it) hold an empty point exactly when one
+ * of its points is in nbe, as its own points are not empty: so a mill
+ * runs (a piece can step out) when it is in this set.
+ */
+static inline uint64_t lines_touching(const Layouts *l, uint32_t nbe)
 {
-    int n = 0;
-    for (; m; m &= m - 1)
-        n += (line_exits[diag][__builtin_ctzll(m) / 3] & empty) != 0;
-    return n;
+    uint64_t N = nbe | (uint64_t)perm(&morris_to_v, nbe) << LINE_V;
+    if (l->diag)
+        N |= (uint64_t)perm(&morris_to_d, nbe) << LINE_D;
+    return (N | (N >> 1) | (N >> 2)) & LINE_BASE;
 }
 
 /* Side k's terms of the lines, all lines of a family at once (the triples
@@ -265,7 +262,7 @@ static inline int running(int diag, uint64_t m, uint32_t empty)
  * of an earlier family (double: a vertical with a horizontal, a diagonal
  * with either), mills with a piece that can step out (runmill), and open
  * lines of two and an empty point. */
-static inline void line_features(const Layouts *l, int k, int f[F_COUNT])
+static inline void line_features(const Layouts *l, int k, uint64_t runs, int f[F_COUNT])
 {
     uint64_t X = l->X[k], m = lines_full(X);
     f[F_MILLS] = popcnt64(m);
@@ -274,7 +271,7 @@ static inline void line_features(const Layouts *l, int k, int f[F_COUNT])
     f[F_RUNMILL] = 0;
     if (!m)
         return;
-    f[F_RUNMILL] = running(l->diag, m, l->empty);
+    f[F_RUNMILL] = popcnt64(m & runs);
     uint32_t hm = (uint32_t)m & ALL_PTS, vm = (uint32_t)(m >> LINE_V);
     uint32_t dm = (uint32_t)(m >> LINE_D) & 0xFFFu;
     if (hm && vm) {
@@ -420,8 +417,9 @@ int morris_evaluate(const void *vp)
     if (blockade_in_one(t, &l, &st[1]))
         return MORRIS_EGTB_SCORE - 1; /* a win in one ply */
     int a[F_COUNT], b[F_COUNT];
-    line_features(&l, 0, a);
-    line_features(&l, 1, b);
+    uint64_t runs = lines_touching(&l, nbe);
+    line_features(&l, 0, runs, a);
+    line_features(&l, 1, runs, b);
     side_features(nb, 0, &st[0], &l, a);
     side_features(nb, 1, &st[1], &l, b);
     int phase = (l.hand[0] | l.hand[1]) ? 0 : (l.fly[0] | l.fly[1]) ? 2 : 1;
