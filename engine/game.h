@@ -227,8 +227,8 @@ struct game {
     /* Optional (NULL: no extensions): non-zero when the side to move's
      * reply is forced (it must parry a single threat and has nothing
      * stronger, like a check in chess), so that a search may extend the
-     * node.  No game sets it and no search reads it yet: the Morris
-     * extension tried with it was not kept (docs/benchmarks.md). */
+     * node.  Alpha-beta extends such nodes by one ply (docs/search.md);
+     * Morris sets it during the placement (docs/rules-morris.md). */
     int (*forced)(const void *pos);
     /* Optional (NULL: the caller makes the move and asks key): the key
      * the position will have after the legal move m, without making it,

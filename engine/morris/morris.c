@@ -230,6 +230,44 @@ int morris_has_move(const Pos *p)
     return 0;
 }
 
+/*
+ * Game.forced: during the placement, while the side to move still has
+ * FORCED_HAND pieces or more to place, the opponent threatens exactly one
+ * mill for its next turn (one empty point completing a line of two of its
+ * pieces that it can fill: with a piece in hand, by flying, or by a step
+ * from off that line) and the side to move has no mill of its own to
+ * close.  Its reply is then forced: block that point, or lose a piece.
+ * Not in the last placements: there the search needs its depth to see
+ * into the moving phase, where walls decide (docs/rules-morris.md).
+ */
+#define FORCED_HAND 4
+static int morris_forced(const void *vp)
+{
+    const Pos *p = vp;
+    int s = p->stm, o = s ^ 1;
+    if (p->hand[s] < FORCED_HAND)
+        return 0;
+    uint32_t own = p->bb[s], opp = p->bb[o], empty = ALL_PTS & ~(own | opp);
+    if (!opp || closing_points(p->diag, own, empty))
+        return 0;
+    uint32_t cl = closing_points(p->diag, opp, empty);
+    if (!cl)
+        return 0;
+    const Tables *t = &morris_tabs[p->diag];
+    int free = p->hand[o] || flies(p, o), n = 0;
+    for (; cl; cl &= cl - 1) {
+        int e = lsb(cl);
+        int reach = free;
+        for (int k = 0; k < t->npm[e] && !reach; k++) {
+            uint32_t pm = t->pmill[e][k];
+            reach = (opp & pm) == pm && (t->adj[e] & opp & ~pm);
+        }
+        if (reach && ++n > 1)
+            return 0;
+    }
+    return n == 1;
+}
+
 static void morris_make(void *vp, Move m, void *vu)
 {
     Pos *p = vp;
@@ -382,6 +420,7 @@ const Game game_morris = {
     .move_legal = morris_move_legal,
     .move_order = morris_move_order,
     .prune = morris_prune,
+    .forced = morris_forced,
     .options = morris_options,
     .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
     .side_names = {"White", "Black"},

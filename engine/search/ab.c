@@ -132,6 +132,10 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         t->horizon++;
         return ab_eval(t);
     }
+    /* A forced reply (Game.forced: a single threat to parry) does not
+     * count as a ply, on paths up to twice the iteration's depth. */
+    if (depth >= 1 && g->forced && ply < 2 * t->iter_depth && g->forced(t->pos))
+        depth++;
     if (depth <= 0)
         return ab_qsearch(t, alpha, beta, ply, 0);
 
@@ -448,6 +452,7 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         uint64_t h0;
         for (;;) {
             h0 = t->horizon;
+            t->iter_depth = d;
             score = ab_search(t, alpha, beta, d, 0, 1);
             if (t->aborted)
                 break;

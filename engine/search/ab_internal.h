@@ -64,6 +64,7 @@ typedef struct AbThread {
     _Atomic uint64_t nodes_pub; /* nodes, published for the main thread */
     uint64_t horizon;
     int seldepth;
+    int iter_depth; /* the running iteration's depth (extensions stop past twice it) */
     int aborted;
     /* The exact solver's budget (ab_solve.c): it gives up, without
      * stopping the search, past these. */
