@@ -253,19 +253,10 @@ static int morris_forced(const void *vp)
     uint32_t cl = closing_points(p->diag, opp, empty);
     if (!cl)
         return 0;
-    const Tables *t = &morris_tabs[p->diag];
-    int free = p->hand[o] || flies(p, o), n = 0;
-    for (; cl; cl &= cl - 1) {
-        int e = lsb(cl);
-        int reach = free;
-        for (int k = 0; k < t->npm[e] && !reach; k++) {
-            uint32_t pm = t->pmill[e][k];
-            reach = (opp & pm) == pm && (t->adj[e] & opp & ~pm);
-        }
-        if (reach && ++n > 1)
-            return 0;
-    }
-    return n == 1;
+    /* with a piece in hand or flying it reaches every one of them */
+    if (p->hand[o] || flies(p, o))
+        return !(cl & (cl - 1));
+    return step_closers(&morris_tabs[p->diag], opp, cl, 2) == 1;
 }
 
 static void morris_make(void *vp, Move m, void *vu)

@@ -360,26 +360,6 @@ static inline uint32_t closing(const Layouts *l, int k)
     return cl;
 }
 
-/* Of the empty points cl where a piece of opp would complete a line of
- * two, is there one that a piece of opp off that line can step onto? */
-static inline int step_closes(const Tables *t, uint32_t opp, uint32_t cl, int stop)
-{
-    int n = 0;
-    for (; cl; cl &= cl - 1) {
-        int e = lsb(cl);
-        for (int k = 0; k < t->npm[e]; k++) {
-            uint32_t pm = t->pmill[e][k];
-            if ((opp & pm) == pm && (t->adj[e] & opp & ~pm)) {
-                n++;
-                break;
-            }
-        }
-        if (n >= stop)
-            break;
-    }
-    return n >= stop;
-}
-
 /*
  * A fork of the side not to move: two empty points or more where it could
  * complete a line of two next turn (a piece in hand, or a step from off
@@ -394,7 +374,7 @@ static int opponent_forks(const Tables *t, const Layouts *l)
         return 0;
     if (l->hand[1])
         return 1;
-    return step_closes(t, l->x[1], cl, 2);
+    return step_closers(t, l->x[1], cl, 2) == 2;
 }
 
 int morris_evaluate(const void *vp)
@@ -507,7 +487,7 @@ static inline int order_one(const OrderCtx *c, Move m)
 {
     const Tables *t = c->t;
     /* the origin and the removed point + 1 (0: none), their bits */
-    int to = (int)(m & 31) - 1, fr = (m >> 5) & 31, rr = (m >> 10) & 31;
+    int to = mv_to(m), fr = mv_from(m) + 1, rr = mv_rm(m) + 1;
     uint32_t frb = (1u << fr) >> 1, rmb = (1u << rr) >> 1;
     OrderTurn u = {.t = t, .own2 = (c->own | (1u << to)) & ~frb, .opp2 = c->opp & ~rmb};
     u.empty2 = ALL_PTS & ~(u.own2 | u.opp2);
@@ -577,7 +557,7 @@ int morris_prune(const void *vp, int depth, int eval, int alpha, int beta)
     if (up) {
         /* a line of two of theirs and an empty point they can reach */
         uint32_t cl = closing_points(p->diag, opp, empty);
-        int threat = cl && (p->hand[o] || flies(p, o) || step_closes(t, opp, cl, 1));
+        int threat = cl && (p->hand[o] || flies(p, o) || step_closers(t, opp, cl, 1));
         if (!threat || eval - PRUNE_UP * depth - PRUNE_THREAT >= beta)
             return PRUNE_CUT;
     }

@@ -165,6 +165,25 @@ static inline uint32_t removable(const Tables *t, uint32_t opp)
     return free_pcs ? free_pcs : opp;
 }
 
+/* How many of the empty points cl, where pieces would complete a line of
+ * two of them, a piece of pieces off that line can step onto next turn;
+ * counted up to stop (the callers ask "one?", "two?", "exactly one?"). */
+static inline int step_closers(const Tables *t, uint32_t pieces, uint32_t cl, int stop)
+{
+    int n = 0;
+    for (; cl && n < stop; cl &= cl - 1) {
+        int e = lsb(cl);
+        for (int k = 0; k < t->npm[e]; k++) {
+            uint32_t pm = t->pmill[e][k];
+            if ((pieces & pm) == pm && (t->adj[e] & pieces & ~pm)) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
 static inline int flies(const Pos *p, int s)
 {
     return p->flying && p->hand[s] == 0 && popcnt(p->bb[s]) == 3;
