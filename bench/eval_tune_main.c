@@ -18,7 +18,7 @@
  *     view with --label-depth D, else '-'.
  *
  *   eval_tune tune --variant morelli --in FILE [--lambda L] [--step S]
- *       [--passes P] [--holdout H] [--fix name,name] [--k K]
+ *       [--passes P] [--holdout H] [--fix name,row.*,...] [--k K]
  *       [--set name=v,name=v]
  *     Fits K (unless given) for the current weights, then runs coordinate
  *     descent over the weights (integer steps S, S/2, ..., 1; default 8;
@@ -362,10 +362,24 @@ static int find_weight(const TuneTable *t, const char *name)
     return -1;
 }
 
+/* A copy of a comma-separated list for strtok (any length). */
+static char *list_copy(const char *spec)
+{
+    char *buf = strdup(spec);
+    if (!buf)
+        die("out of memory");
+    return buf;
+}
+
+static void unknown_weight(const char *opt, const char *name)
+{
+    fprintf(stderr, "eval_tune: %s: unknown weight '%s'\n", opt, name);
+    exit(2);
+}
+
 static void set_weights(const TuneTable *t, const char *spec)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
+    char *buf = list_copy(spec);
     for (char *p = strtok(buf, ","); p; p = strtok(NULL, ",")) {
         char *eq = strchr(p, '=');
         if (!eq)
@@ -373,9 +387,35 @@ static void set_weights(const TuneTable *t, const char *spec)
         *eq = 0;
         int i = find_weight(t, p);
         if (i < 0)
-            die("unknown weight name");
+            unknown_weight("--set", p);
         t->w[i] = atoi(eq + 1);
     }
+    free(buf);
+}
+
+/* Marks the weights of a --fix list: names, or a row as "moving.*". */
+static void fix_weights(const TuneTable *t, const char *spec, int *fixed)
+{
+    char *buf = list_copy(spec);
+    for (char *p = strtok(buf, ","); p; p = strtok(NULL, ",")) {
+        size_t len = strlen(p);
+        if (len >= 2 && !strcmp(p + len - 2, ".*")) {
+            int any = 0;
+            for (int i = 0; i < t->n; i++)
+                if (!strncmp(t->names[i], p, len - 1)) {
+                    fixed[i] = 1;
+                    any = 1;
+                }
+            if (!any)
+                unknown_weight("--fix", p);
+            continue;
+        }
+        int i = find_weight(t, p);
+        if (i < 0)
+            unknown_weight("--fix", p);
+        fixed[i] = 1;
+    }
+    free(buf);
 }
 
 static void load(TuneSet *s, const char *path, int (*keep)(int))
@@ -402,18 +442,10 @@ static int run_tune(const Args *a, const Game *g)
     int *orig = malloc((size_t)t.n * sizeof *orig);
     if (!fixed || !orig)
         die("out of memory");
-    char buf[512];
     if (a->set)
         set_weights(&t, a->set);
-    if (a->fix) {
-        snprintf(buf, sizeof buf, "%s", a->fix);
-        for (char *p = strtok(buf, ","); p; p = strtok(NULL, ",")) {
-            int i = find_weight(&t, p);
-            if (i < 0)
-                die("--fix: unknown weight");
-            fixed[i] = 1;
-        }
-    }
+    if (a->fix)
+        fix_weights(&t, a->fix, fixed);
     memcpy(orig, t.w, (size_t)t.n * sizeof *orig);
     g_holdout = a->holdout;
     TuneSet train, test;
