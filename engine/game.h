@@ -227,8 +227,10 @@ struct game {
     /* Optional (NULL: no extensions): non-zero when the side to move's
      * reply is forced (it must parry a single threat and has nothing
      * stronger, like a check in chess), so that a search may extend the
-     * node.  Alpha-beta extends such nodes by one ply (docs/search.md);
-     * Morris sets it during the placement (docs/rules-morris.md). */
+     * node, or when the node is one whose static evaluation is known to
+     * be unreliable (Morris: the first position of the moving phase).
+     * Alpha-beta extends such nodes by one ply (docs/search.md); Morris
+     * sets it during the placement and at its end (docs/rules-morris.md). */
     int (*forced)(const void *pos);
     /* Optional (NULL: the caller makes the move and asks key): the key
      * the position will have after the legal move m, without making it,

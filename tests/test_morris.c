@@ -4,7 +4,8 @@
  * random games under every option set (unmake, incremental key, piece
  * counts, move texts, the staged generators, move_legal and the ordering
  * hints against gen_moves), blockades the search must play for or avoid
- * (tests/data/morris_blockade.txt), and the endgame tables
+ * (tests/data/morris_blockade.txt), the positions Game.forced marks for
+ * an extension (tests/data/morris_forced.txt), and the endgame tables
  * (tests/data/morris_egtb.txt): for each option set, random positions whose
  * table value must agree with the values of their children (one step of
  * the game's own rules, independent of the builder's move loops) and with a
@@ -398,6 +399,60 @@ static void test_blockades(void **state)
     assert_true(n >= 12);
 }
 
+/* tests/data/morris_forced.txt: the nodes Game.forced asks alpha-beta to
+ * extend, after each move of a sequence and back after each unmake. */
+static void test_forced(void **state)
+{
+    (void)state;
+    assert_non_null(G->forced);
+    FILE *fp = td_open("morris_forced.txt");
+    char line[512], *f[TD_MAXF];
+    int nf, n = 0;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0) {
+        assert_true(nf >= 6);
+        GameOptions o;
+        parse_options(f[1], &o);
+        enum { MAXM = 32 };
+        unsigned char pos[POS_MAX_BYTES], undo[MAXM][UNDO_MAX_BYTES];
+        Move played[MAXM];
+        int seen[MAXM + 1], k = 0;
+        load(pos, &o, f[2]);
+        char fen0[256], fen1[256];
+        G->to_fen(pos, fen0, sizeof fen0);
+        seen[0] = G->forced(pos) != 0;
+        if (seen[0] != atoi(f[3]))
+            fail_msg("%s: forced %d at the FEN, want %s", f[0], seen[0], f[3]);
+        char list[256];
+        snprintf(list, sizeof list, "%s", f[4]);
+        for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
+            assert_true(k < MAXM);
+            Move m = game_parse_move(G, pos, t);
+            if (m == MOVE_NONE)
+                fail_msg("%s: move %s is not legal", f[0], t);
+            G->make(pos, m, undo[k]);
+            played[k++] = m;
+            seen[k] = G->forced(pos) != 0;
+            if ((int)strlen(f[5]) < k || seen[k] != f[5][k - 1] - '0')
+                fail_msg("%s: forced %d after %s, want %c", f[0], seen[k], t,
+                         (int)strlen(f[5]) < k ? '?' : f[5][k - 1]);
+        }
+        if ((int)strlen(f[5]) != k)
+            fail_msg("%s: %d moves, %zu values", f[0], k, strlen(f[5]));
+        while (k > 0) {
+            k--;
+            G->unmake(pos, played[k], undo[k]);
+            if ((G->forced(pos) != 0) != seen[k])
+                fail_msg("%s: forced %d after unmaking move %d, want %d", f[0],
+                         G->forced(pos) != 0, k + 1, seen[k]);
+        }
+        G->to_fen(pos, fen1, sizeof fen1);
+        assert_string_equal(fen0, fen1);
+        n++;
+    }
+    fclose(fp);
+    assert_true(n >= 5);
+}
+
 /* ---- endgame tables (tests/data/morris_egtb.txt) ----------------------- */
 
 /* Points of the FEN's ranks, 7 down to 1 (first index, length). */
@@ -622,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_eval_policy_key),
         cmocka_unit_test(test_blockades),
+        cmocka_unit_test(test_forced),
         cmocka_unit_test(test_no_memory),
         cmocka_unit_test(test_tables),
     };

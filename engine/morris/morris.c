@@ -239,12 +239,17 @@ int morris_has_move(const Pos *p)
  * close.  Its reply is then forced: block that point, or lose a piece.
  * Not in the last placements: there the search needs its depth to see
  * into the moving phase, where walls decide (docs/rules-morris.md).
+ * Also the first position of the moving phase (Pos.fresh: the move before
+ * was the game's last placement): its static evaluation guesses at walls
+ * that a few steps show, so the search looks one ply further there.
  */
 #define FORCED_HAND 4
 static int morris_forced(const void *vp)
 {
     const Pos *p = vp;
     int s = p->stm, o = s ^ 1;
+    if (p->fresh)
+        return 1;
     if (p->hand[s] < FORCED_HAND)
         return 0;
     uint32_t own = p->bb[s], opp = p->bb[o], empty = ALL_PTS & ~(own | opp);
@@ -265,6 +270,7 @@ static void morris_make(void *vp, Move m, void *vu)
     Undo *u = vu;
     u->key = p->key;
     u->rev = p->rev;
+    u->fresh = p->fresh;
     apply(p, m);
 }
 
@@ -284,6 +290,7 @@ static void morris_unmake(void *vp, Move m, const void *vu)
     p->stm = (uint8_t)s;
     p->key = u->key;
     p->rev = u->rev;
+    p->fresh = u->fresh;
 }
 
 static int morris_stm(const void *vp) { return ((const Pos *)vp)->stm; }

@@ -110,11 +110,14 @@ typedef struct Pos {
     uint8_t pieces;   /* option Pieces: 9 or 12 */
     uint8_t diag;     /* option Diagonals */
     uint8_t flying;   /* option Flying */
+    uint8_t fresh;    /* the last move was the game's last placement (a FEN
+                       * cannot say so: 0 when read from one) */
 } Pos;
 
 typedef struct Undo {
     Key key;
     uint16_t rev;
+    uint8_t fresh;
 } Undo;
 
 /* morris_tabs[0]: plain board, [1]: with diagonals (built once, see
@@ -208,6 +211,7 @@ static inline void apply(Pos *p, Move m)
         p->hand[s]--;
         p->rev = 0;
     }
+    p->fresh = from < 0 && !p->hand[0] && !p->hand[1];
     if (rm >= 0) {
         p->bb[s ^ 1] &= ~(1u << rm);
         k ^= morris_z_piece[s ^ 1][rm];
