@@ -132,8 +132,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         t->horizon++;
         return ab_eval(t);
     }
-    /* A forced reply (Game.forced: a single threat to parry) does not
-     * count as a ply, on paths up to twice the iteration's depth. */
+    /* A node the game marks (Game.forced: a reply forced by a single
+     * threat, or a position its evaluation judges poorly) does not count
+     * as a ply, on paths up to twice the iteration's depth. */
     if (depth >= 1 && g->forced && ply < 2 * t->iter_depth && g->forced(t->pos))
         depth++;
     if (depth <= 0)
