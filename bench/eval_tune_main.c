@@ -29,6 +29,15 @@
  *     is held out and only measured.  Prints the errors before and after
  *     and the new table as C source.
  *
+ *   eval_tune label --variant morris --in FILE --out FILE
+ *       [--depth D | --nodes N] [--every K]
+ *     Scores the positions of a data file (as gen writes it) again: each
+ *     one gets a fresh search (hash cleared; the default options) at depth
+ *     D or N nodes, and is written with its result and that score, from
+ *     the first player's view; positions scored as a mate are left out.
+ *     With --every K only every K-th record is scored (default 1: all), so
+ *     that a part of a large file can be labelled in a given time.
+ *
  *   eval_tune duel --variant morelli --set name=v,... [--fix name=v,...]
  *       [--games N] [--seed S] [--depth D | --nodes N] [--sizes 13]
  *     Self-play in one process: the weights changed by --set against the
@@ -67,7 +76,7 @@ static double now_s(void)
 
 typedef struct Args {
     const char *variant, *in, *out, *sizes, *fix, *set;
-    int games, depth, label_depth, random_plies, maxplies, step, passes, holdout;
+    int games, every, depth, label_depth, random_plies, maxplies, step, passes, holdout;
     uint64_t seed, nodes;
     double lambda, k;
 } Args;
@@ -78,6 +87,7 @@ static void parse(Args *a, int argc, char **argv)
     a->variant = game_list[0]->name;
     a->sizes = "13";
     a->games = 100;
+    a->every = 1;
     a->seed = 1;
     a->depth = 2;
     a->random_plies = -1;
@@ -104,6 +114,8 @@ static void parse(Args *a, int argc, char **argv)
             a->set = v;
         else if (!strcmp(k, "--games"))
             a->games = atoi(v);
+        else if (!strcmp(k, "--every"))
+            a->every = atoi(v);
         else if (!strcmp(k, "--seed"))
             a->seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--depth"))
@@ -245,6 +257,62 @@ static int run_gen(const Args *a, const Game *g)
     free(moves);
     search_free(s);
     search_free(lab);
+    return 0;
+}
+
+/* ---- label ---------------------------------------------------------------- */
+
+static int run_label(const Args *a, const Game *g)
+{
+    if (!a->in || !a->out)
+        die("label needs --in FILE and --out FILE");
+    FILE *in = fopen(a->in, "r");
+    if (!in)
+        die("cannot read --in");
+    TuneSet set;
+    tune_set_init(&set, g);
+    GameOptions o;
+    game_options_default(&o);
+    char err[256];
+    if (tune_set_load(&set, in, &o, NULL, err, sizeof err) < 0)
+        die(err);
+    fclose(in);
+    FILE *out = fopen(a->out, "w");
+    if (!out)
+        die("cannot write --out");
+    int every = a->every > 0 ? a->every : 1;
+    Search *s = search_new();
+    if (!s || search_setoption(s, "Hash", "16", err, sizeof err) != 0)
+        die("out of memory");
+    fprintf(out, "# eval_tune label --variant %s --in %s --depth %d --nodes %llu --every %d\n",
+            g->name, a->in, a->nodes ? 0 : a->depth, (unsigned long long)a->nodes, every);
+    int done = 0, kept = 0;
+    double t0 = now_s();
+    for (int i = 0; i < set.n; i += every) {
+        const unsigned char *pos = set.pos + (size_t)i * g->pos_size;
+        SearchLimits lim;
+        search_limits_init(&lim);
+        lim.depth = a->nodes ? 0 : a->depth;
+        lim.nodes = a->nodes;
+        SearchResult res;
+        search_clear(s);
+        Move m = search_go(s, g, pos, &o, NULL, 0, &lim, NULL, NULL, NULL, &res);
+        if (m != MOVE_NONE && res.score < SCORE_MATE_BOUND && res.score > -SCORE_MATE_BOUND) {
+            char fen[FEN_MAX];
+            g->to_fen(pos, fen, sizeof fen);
+            fprintf(out, "%g %d %s\n", set.result[i],
+                    g->side_to_move(pos) == SIDE_P1 ? res.score : -res.score, fen);
+            kept++;
+        }
+        if (++done % 1000 == 0) {
+            fflush(out);
+            fprintf(stderr, "scored %d  kept %d  %.0fs\n", done, kept, now_s() - t0);
+        }
+    }
+    fprintf(stderr, "scored %d  kept %d  %.0fs\n", done, kept, now_s() - t0);
+    fclose(out);
+    search_free(s);
+    tune_set_free(&set);
     return 0;
 }
 
@@ -505,8 +573,9 @@ static int run_tune(const Args *a, const Game *g)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "gen") && strcmp(argv[1], "tune") && strcmp(argv[1], "duel")))
-        die("usage: eval_tune gen|tune|duel --variant V ... (see bench/eval_tune_main.c)");
+    if (argc < 2 || (strcmp(argv[1], "gen") && strcmp(argv[1], "tune") && strcmp(argv[1], "duel") &&
+                     strcmp(argv[1], "label")))
+        die("usage: eval_tune gen|tune|duel|label --variant V ... (see bench/eval_tune_main.c)");
     Args a;
     parse(&a, argc, argv);
     const Game *g = game_by_name(a.variant);
@@ -516,5 +585,7 @@ int main(int argc, char **argv)
         return run_gen(&a, g);
     if (!strcmp(argv[1], "duel"))
         return run_duel(&a, g);
+    if (!strcmp(argv[1], "label"))
+        return run_label(&a, g);
     return run_tune(&a, g);
 }
