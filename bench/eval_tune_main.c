@@ -303,9 +303,9 @@ static int run_label(const Args *a, const Game *g)
             fprintf(out, "%g %d %s\n", set.result[i],
                     g->side_to_move(pos) == SIDE_P1 ? res.score : -res.score, fen);
             kept++;
+            fflush(out); /* a stopped run keeps what it scored */
         }
         if (++done % 1000 == 0) {
-            fflush(out);
             fprintf(stderr, "scored %d  kept %d  %.0fs\n", done, kept, now_s() - t0);
         }
     }
