@@ -262,21 +262,19 @@ static int run_gen(const Args *a, const Game *g)
 
 /* ---- label ---------------------------------------------------------------- */
 
+/* The records of a data file whose index keep() accepts (NULL: all). */
+static void load(TuneSet *s, const char *path, int (*keep)(int));
+
 static int run_label(const Args *a, const Game *g)
 {
     if (!a->in || !a->out)
         die("label needs --in FILE and --out FILE");
-    FILE *in = fopen(a->in, "r");
-    if (!in)
-        die("cannot read --in");
     TuneSet set;
     tune_set_init(&set, g);
+    load(&set, a->in, NULL);
     GameOptions o;
     game_options_default(&o);
     char err[256];
-    if (tune_set_load(&set, in, &o, NULL, err, sizeof err) < 0)
-        die(err);
-    fclose(in);
     FILE *out = fopen(a->out, "w");
     if (!out)
         die("cannot write --out");
