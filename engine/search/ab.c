@@ -166,6 +166,13 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         }
     }
 
+    /* Internal iterative reduction, for a game with ordering hints
+     * (Morris): a node the table has no move for is searched a ply
+     * shallower from depth 4 on; its ordering is a guess, and the next
+     * iteration finds the move this one stores. */
+    if (g->move_order && depth >= 4 && tt_move == MOVE_NONE)
+        depth--;
+
     /* Step 4. The game's pruning in the last plies (Game.prune): a cut on
      * the evaluation, or only the noisy moves and the first. */
     int futile = 0;
