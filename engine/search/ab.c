@@ -2,8 +2,10 @@
  * ab.c -- the alpha-beta searcher.
  *
  * Negamax with iterative deepening, principal variation search, aspiration
- * windows, a quiescence search over noisy moves, late move reductions, and
- * move ordering by TT move, noisy moves, killers and a history table.
+ * windows, a quiescence search over noisy moves, late move reductions,
+ * internal iterative reductions and enhanced transposition cutoffs (games
+ * with ordering hints), and move ordering by TT move, noisy moves, killers
+ * and a history table.
  * Lazy SMP: helper threads run the same iterative deepening (odd helpers one
  * ply deeper) and share only the transposition table.
  *
@@ -119,6 +121,55 @@ static inline int lmr_reduction(int depth, int i)
     return lmr_table[depth < 63 ? depth : 63][i < 63 ? i : 63];
 }
 
+/* Enhanced transposition cutoff, for a game with ordering hints (Morris),
+ * at a node of depth ETC_DEPTH or more off the principal variation that an
+ * irreversible move led to (Game.reversible_plies 0: in Morris the
+ * placement, where every move is one): each child reached by an
+ * irreversible move (no repetition or move-rule draw can depend on the
+ * path to it) is looked up in the table, and one whose entry already puts
+ * this node at or above beta (an upper bound or exact value for the child,
+ * of depth - 1 or more, or a proven one) ends the node without a search.  Placements transpose all the time, so the entry
+ * of a position reached in another order often answers.  Returns 1 and the
+ * value in *score, which is also stored. */
+#define ETC_DEPTH 3
+static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score)
+{
+    const Game *g = t->g;
+    const TT *tt = &t->c->s->tt;
+    Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
+    void *u = t->undo + (size_t)ply * g->undo_size;
+    int n = g->gen_moves(t->pos, mv), stm = g->side_to_move(t->pos), k = 0;
+    /* the children worth a look (the first 64: a placement has at most 24
+     * moves, or more only with a mill's removals) and their keys, each
+     * bucket fetched from memory while the next child is made; then the
+     * lookups */
+    Key ck[64];
+    Move cm[64];
+    for (int i = 0; i < n && k < 64; i++) {
+        g->make(t->pos, mv[i], u);
+        if (g->side_to_move(t->pos) != stm && g->reversible_plies(t->pos) == 0 &&
+            g->result(t->pos) == RESULT_NONE) {
+            ck[k] = g->key(t->pos);
+            cm[k++] = mv[i];
+            __builtin_prefetch(&tt->buckets[tt_index(ck[k - 1], tt->nbuckets)]);
+        }
+        g->unmake(t->pos, mv[i], u);
+    }
+    for (int i = 0; i < k; i++) {
+        TTHit h;
+        if (tt_probe(tt, ck[i], ply + 1, &h) && (h.bound == TT_UPPER || h.bound == TT_EXACT) &&
+            -h.score >= beta &&
+            (h.proven || (h.depth >= depth - 1 && -h.score < SCORE_MATE_BOUND))) {
+            if (!h.proven)
+                t->horizon++;
+            *score = -h.score;
+            tt_store(&t->c->s->tt, key, ply, cm[i], *score, depth, TT_LOWER, h.proven);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
 {
     const Game *g = t->g;
@@ -184,6 +235,11 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         }
         futile = pr == PRUNE_QUIET;
     }
+
+    /* Step 4b. Enhanced transposition cutoff (ab_etc above). */
+    if (g->move_order && g->reversible_plies && !pv_node && ply > 0 && depth >= ETC_DEPTH &&
+        g->reversible_plies(t->pos) == 0 && ab_etc(t, key, beta, depth, ply, &score))
+        return score;
 
     /* Step 5. Moves, ordered (by stages where the game allows). */
     Picker pk;
