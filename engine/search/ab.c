@@ -147,8 +147,9 @@ static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score
     Move cm[64];
     for (int i = 0; i < n && k < 64; i++) {
         g->make(t->pos, mv[i], u);
-        if (g->side_to_move(t->pos) != stm && g->reversible_plies(t->pos) == 0 &&
-            g->result(t->pos) == RESULT_NONE) {
+        /* (a child that ends the game has no entry: the searches return
+         * there before the table) */
+        if (g->side_to_move(t->pos) != stm && g->reversible_plies(t->pos) == 0) {
             ck[k] = g->key(t->pos);
             cm[k++] = mv[i];
             __builtin_prefetch(&tt->buckets[tt_index(ck[k - 1], tt->nbuckets)]);
