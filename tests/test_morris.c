@@ -561,8 +561,12 @@ static void check_set(char **f, int nf)
         char cells[25], fen[FEN_MAX];
         memset(cells, '.', 24);
         cells[24] = 0;
-        int nw = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
-        int nb = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
+        /* Each side 3..maxp, but 5 only against 3 (the tables' shape). */
+        int nw, nb;
+        do {
+            nw = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
+            nb = 3 + (int)rng_below(&rng, (uint32_t)(maxp - 2));
+        } while ((nw > 4 || nb > 4) && (nw > 3 && nb > 3));
         for (int k = 0; k < nw + nb;) {
             int q = (int)rng_below(&rng, 24);
             if (cells[q] == '.') {

@@ -8,13 +8,15 @@
 
 #include "game.h"
 
-/* Pieces on the board per side that the tables cover (each side 3..4). */
-#define MORRIS_EGTB_PIECES 4
+/* The most pieces on the board a side that the tables cover: each side
+ * 3..4, and 5 against 3 (either side 5). */
+#define MORRIS_EGTB_PIECES 5
 
 /*
  * Builds the tables of the board (diagonals 0/1) and flying rule (0/1) now,
- * for positions where each side has 3..maxp pieces on the board and none in
- * hand (maxp 3 or 4; a table already built with at least maxp is kept).
+ * for positions with no piece in hand and, on the board, each side 3..maxp
+ * pieces (maxp 3 or 4), or with maxp 5 also 5 against 3 (either side 5);
+ * tables already built are kept.
  * Returns 0, or -1 when memory runs out or the bytes would exceed the
  * limit below (the engine then plays without them).  *positions and *ms
  * (either may be NULL) receive the number of positions and the build time.

@@ -1,10 +1,11 @@
 /*
  * morris_egtb.c -- endgame tables of the Morris family: every position of
  * the moving (and flying) phase where each side has 3..4 pieces on the
- * board and none in hand, with its exact value (win, loss, draw) and the
- * distance to the end in plies, for the side to move.  Built in memory by
- * retrograde analysis, one set per board (with or without diagonals) and
- * flying rule; Pieces=9 and 12 share them (nothing is left in hand).
+ * board and none in hand, and every one of 5 against 3, with its exact
+ * value (win, loss, draw) and the distance to the end in plies, for the
+ * side to move.  Built in memory by retrograde analysis, one set per board
+ * (with or without diagonals) and flying rule; Pieces=9 and 12 share them
+ * (nothing is left in hand).
  *
  * Tables.  T(m,o) holds the positions whose mover has m pieces and whose
  * opponent has o (colours do not matter: the side to move is always
@@ -16,15 +17,18 @@
  * building.
  *
  * Build.  A move that closes a mill leaves the tables of fewer pieces, so
- * the groups are built in the order {T33}, {T34, T43}, {T44}; the moves
- * out of a group (captures) are looked up in the groups before it, or end
- * the game (the opponent keeps 2 pieces).  Within a group, the classic
- * counting retrograde: each position counts its moves inside the group;
- * the levels d = 0, 1, 2, ... are processed in order: the predecessors
- * (un-moves that close no mill) of a loss in d become wins in d+1, and a
- * predecessor of a win in d whose count drops to zero is lost in
+ * the groups are built in the order {T33}, {T34, T43}, {T44}, {T35, T53};
+ * the moves out of a group (captures) are looked up in the groups before
+ * it, or end the game (the opponent keeps 2 pieces).  Within a group, the
+ * classic counting retrograde: each position counts its moves inside the
+ * group; the levels d = 0, 1, 2, ... are processed in order: the
+ * predecessors (un-moves that close no mill) of a loss in d become wins in
+ * d+1, and a predecessor of a win in d whose count drops to zero is lost in
  * max(d+1, its captures' longest loss).  A capture that wins in c is kept
  * as "win in c at most" (255, the count byte holding c) until level c.
+ * The build's words (value byte | count byte) are packed into the table's
+ * bytes in place at the end, so a group needs two bytes a position at its
+ * peak.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -66,6 +70,14 @@ static void binom_init(void)
     for (int n = 0; n <= NPTS; n++)
         for (int k = 0; k <= EG_MAX; k++)
             binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
+}
+
+/* Whether the tables built up to piece count r (3, 4 or 5; 0 = none) hold
+ * T(m,o): each side 3..4 from r = 4 on, and 5 against 3 from r = 5 on. */
+static inline int eg_holds(int r, int m, int o)
+{
+    int lo = m < o ? m : o, hi = m < o ? o : m;
+    return lo >= EG_MIN && hi <= r && (hi <= 4 || lo == EG_MIN);
 }
 
 static inline uint64_t table_size(int m, int o)
@@ -323,8 +335,8 @@ static int build_group(EgSet *S, const Tables *t, int fly, int n, const int mo[]
         G.o[s] = mo[s][1];
         vbytes += table_size(G.m[s], G.o[s]);
     }
-    /* The build's words, then the tables' bytes beside them. */
-    if (reserve(3 * vbytes) < 0)
+    /* The build's words, packed into the tables' bytes in place at the end. */
+    if (reserve(2 * vbytes) < 0)
         return -1;
     int ok = 1;
     for (int s = 0; s < n; s++) {
@@ -339,28 +351,23 @@ static int build_group(EgSet *S, const Tables *t, int fly, int n, const int mo[]
                 group_level(&G, s, k);
         ok = !G.overflow;
     }
-    uint8_t *val[2] = {NULL, NULL};
-    for (int s = 0; s < n && ok; s++) {
-        uint64_t sz = table_size(G.m[s], G.o[s]);
-        val[s] = malloc(sz);
-        if (!val[s]) {
-            ok = 0;
-            break;
-        }
-        for (uint64_t i = 0; i < sz; i++)
-            val[s][i] = (uint8_t)VAL(G.vc[s][i]);
-    }
-    for (int s = 0; s < n; s++)
-        free(G.vc[s]);
-    used_bytes -= 2 * vbytes;
     if (!ok) {
         for (int s = 0; s < n; s++)
-            free(val[s]);
-        used_bytes -= vbytes;
+            free(G.vc[s]);
+        used_bytes -= 2 * vbytes;
         return -1;
     }
-    for (int s = 0; s < n; s++)
-        S->val[G.m[s]][G.o[s]] = val[s];
+    /* Byte i is written after word i is read, and words i+1.. lie beyond
+     * it: packing in place never overwrites a word not read yet. */
+    for (int s = 0; s < n; s++) {
+        uint64_t sz = table_size(G.m[s], G.o[s]);
+        uint8_t *b = (uint8_t *)G.vc[s];
+        for (uint64_t i = 0; i < sz; i++)
+            b[i] = (uint8_t)VAL(G.vc[s][i]);
+        uint8_t *shrunk = realloc(b, sz);
+        S->val[G.m[s]][G.o[s]] = shrunk ? shrunk : b;
+    }
+    used_bytes -= vbytes;
     return 0;
 }
 
@@ -383,27 +390,42 @@ int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, doub
     int rc = 0;
     if (atomic_load(&S->ready) < maxp && !S->failed) {
         double t0 = now_ms();
-        static const int g33[1][2] = {{3, 3}}, g34[2][2] = {{3, 4}, {4, 3}}, g44[1][2] = {{4, 4}};
+        static const int g33[1][2] = {{3, 3}}, g34[2][2] = {{3, 4}, {4, 3}}, g44[1][2] = {{4, 4}},
+                         g35[2][2] = {{3, 5}, {5, 3}};
         int have = atomic_load(&S->ready);
         if (have < 3 && build_group(S, t, flying, 1, g33) < 0)
             rc = -1;
         if (!rc && have < 3)
             atomic_store(&S->ready, 3);
-        if (!rc && maxp >= 4 &&
+        if (!rc && maxp >= 4 && have < 4 &&
             (build_group(S, t, flying, 2, g34) < 0 || build_group(S, t, flying, 1, g44) < 0))
             rc = -1;
-        if (!rc && maxp >= 4)
+        if (!rc && maxp >= 4 && have < 4)
             atomic_store(&S->ready, 4);
+        if (!rc && maxp >= 5 && build_group(S, t, flying, 2, g35) < 0)
+            rc = -1;
+        if (!rc && maxp >= 5)
+            atomic_store(&S->ready, 5);
         S->ms += now_ms() - t0;
         S->positions = 0;
-        for (int m = EG_MIN; m <= atomic_load(&S->ready); m++)
-            for (int o = EG_MIN; o <= atomic_load(&S->ready); o++)
-                S->positions += (long)table_size(m, o);
+        for (int m = EG_MIN; m <= EG_MAX; m++)
+            for (int o = EG_MIN; o <= EG_MAX; o++)
+                if (eg_holds(atomic_load(&S->ready), m, o))
+                    S->positions += (long)table_size(m, o);
         if (rc) {
             S->failed = 1;
-            fprintf(stdout, "info string morris endgame tables (Diagonals=%s Flying=%s) not "
-                            "built: out of memory; playing without them\n",
-                    diagonals ? "true" : "false", flying ? "true" : "false");
+            int r = atomic_load(&S->ready);
+            if (r)
+                fprintf(stdout,
+                        "info string morris endgame tables (Diagonals=%s Flying=%s) of more "
+                        "than %d pieces a side not built: out of memory; playing with the "
+                        "smaller ones\n",
+                        diagonals ? "true" : "false", flying ? "true" : "false", r);
+            else
+                fprintf(stdout,
+                        "info string morris endgame tables (Diagonals=%s Flying=%s) not "
+                        "built: out of memory; playing without them\n",
+                        diagonals ? "true" : "false", flying ? "true" : "false");
             fflush(stdout);
         }
     } else if (atomic_load(&S->ready) < maxp) {
@@ -438,7 +460,7 @@ static inline int probe_byte(const Pos *p)
     int m = popcnt(x), o = popcnt(y);
     const EgSet *S = &sets[p->diag][p->flying];
     int r = atomic_load_explicit(&S->ready, memory_order_acquire);
-    if (m < EG_MIN || o < EG_MIN || m > r || o > r)
+    if (!eg_holds(r, m, o))
         return -1;
     return S->val[m][o][eg_index(x, y)];
 }
@@ -517,9 +539,9 @@ int morris_solve(const void *vp, int *value, Move *best)
 {
     const Pos *p = vp;
     int m = popcnt(p->bb[p->stm]), o = popcnt(p->bb[p->stm ^ 1]);
-    /* The children stay within the tables of max(m, o) pieces a side. */
-    if ((p->hand[0] | p->hand[1]) || m < EG_MIN || o < EG_MIN ||
-        atomic_load(&sets[p->diag][p->flying].ready) < (m > o ? m : o)) {
+    /* The children stay within the tables built with T(m,o) (the groups
+     * are built in the order of their captures). */
+    if ((p->hand[0] | p->hand[1]) || !eg_holds(atomic_load(&sets[p->diag][p->flying].ready), m, o)) {
         maybe_start(p);
         return 0;
     }
