@@ -8,9 +8,11 @@
 
 #include "game.h"
 
-/* The most pieces on the board a side that the tables cover: each side
- * 3..4, and 5 against 3 (either side 5). */
+/* The most pieces on the board a side that the tables cover, and the most
+ * on the board in all: each side 3..4, and 5 against 3 (either side 5),
+ * are the positions of 3 or more a side and at most 8 in all. */
 #define MORRIS_EGTB_PIECES 5
+#define MORRIS_EGTB_TOTAL 8
 
 /*
  * Builds the tables of the board (diagonals 0/1) and flying rule (0/1) now,

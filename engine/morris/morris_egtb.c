@@ -76,8 +76,7 @@ static void binom_init(void)
  * T(m,o): each side 3..4 from r = 4 on, and 5 against 3 from r = 5 on. */
 static inline int eg_holds(int r, int m, int o)
 {
-    int lo = m < o ? m : o, hi = m < o ? o : m;
-    return lo >= EG_MIN && hi <= r && (hi <= 4 || lo == EG_MIN);
+    return m >= EG_MIN && o >= EG_MIN && m <= r && o <= r && m + o <= MORRIS_EGTB_TOTAL;
 }
 
 static inline uint64_t table_size(int m, int o)
@@ -390,42 +389,40 @@ int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, doub
     int rc = 0;
     if (atomic_load(&S->ready) < maxp && !S->failed) {
         double t0 = now_ms();
-        static const int g33[1][2] = {{3, 3}}, g34[2][2] = {{3, 4}, {4, 3}}, g44[1][2] = {{4, 4}},
-                         g35[2][2] = {{3, 5}, {5, 3}};
-        int have = atomic_load(&S->ready);
-        if (have < 3 && build_group(S, t, flying, 1, g33) < 0)
-            rc = -1;
-        if (!rc && have < 3)
-            atomic_store(&S->ready, 3);
-        if (!rc && maxp >= 4 && have < 4 &&
-            (build_group(S, t, flying, 2, g34) < 0 || build_group(S, t, flying, 1, g44) < 0))
-            rc = -1;
-        if (!rc && maxp >= 4 && have < 4)
-            atomic_store(&S->ready, 4);
-        if (!rc && maxp >= 5 && build_group(S, t, flying, 2, g35) < 0)
-            rc = -1;
-        if (!rc && maxp >= 5)
-            atomic_store(&S->ready, 5);
+        /* The groups in the order of their captures; ready becomes r once
+         * the last group of r is built. */
+        static const struct {
+            int r, n, mo[2][2];
+        } stage[] = {{3, 1, {{3, 3}}}, {4, 2, {{3, 4}, {4, 3}}}, {4, 1, {{4, 4}}},
+                     {5, 2, {{3, 5}, {5, 3}}}};
+        int have = atomic_load(&S->ready), nst = (int)(sizeof stage / sizeof stage[0]);
+        for (int i = 0; i < nst && stage[i].r <= maxp; i++) {
+            if (stage[i].r <= have)
+                continue;
+            if (build_group(S, t, flying, stage[i].n, stage[i].mo) < 0) {
+                rc = -1;
+                break;
+            }
+            if (i + 1 == nst || stage[i + 1].r != stage[i].r)
+                atomic_store(&S->ready, stage[i].r);
+        }
         S->ms += now_ms() - t0;
+        int r = atomic_load(&S->ready);
         S->positions = 0;
         for (int m = EG_MIN; m <= EG_MAX; m++)
             for (int o = EG_MIN; o <= EG_MAX; o++)
-                if (eg_holds(atomic_load(&S->ready), m, o))
+                if (eg_holds(r, m, o))
                     S->positions += (long)table_size(m, o);
         if (rc) {
             S->failed = 1;
-            int r = atomic_load(&S->ready);
+            char part[48] = "";
             if (r)
-                fprintf(stdout,
-                        "info string morris endgame tables (Diagonals=%s Flying=%s) of more "
-                        "than %d pieces a side not built: out of memory; playing with the "
-                        "smaller ones\n",
-                        diagonals ? "true" : "false", flying ? "true" : "false", r);
-            else
-                fprintf(stdout,
-                        "info string morris endgame tables (Diagonals=%s Flying=%s) not "
-                        "built: out of memory; playing without them\n",
-                        diagonals ? "true" : "false", flying ? "true" : "false");
+                snprintf(part, sizeof part, " of more than %d pieces a side", r);
+            fprintf(stdout,
+                    "info string morris endgame tables (Diagonals=%s Flying=%s)%s not built: "
+                    "out of memory; playing %s\n",
+                    diagonals ? "true" : "false", flying ? "true" : "false", part,
+                    r ? "with the smaller ones" : "without them");
             fflush(stdout);
         }
     } else if (atomic_load(&S->ready) < maxp) {

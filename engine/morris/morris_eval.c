@@ -382,9 +382,9 @@ int morris_evaluate(const void *vp)
     const Pos *p = vp;
     int tb;
     /* (the tables hold no position with a piece in hand or more than
-     * MORRIS_EGTB_PIECES on the board a side) */
-    if (!(p->hand[0] | p->hand[1]) && popcnt(p->bb[0]) <= MORRIS_EGTB_PIECES &&
-        popcnt(p->bb[1]) <= MORRIS_EGTB_PIECES && morris_egtb_eval(p, &tb))
+     * MORRIS_EGTB_TOTAL on the board in all) */
+    if (!(p->hand[0] | p->hand[1]) && popcnt(p->bb[0] | p->bb[1]) <= MORRIS_EGTB_TOTAL &&
+        morris_egtb_eval(p, &tb))
         return tb;
     const Tables *t = &morris_tabs[p->diag];
     Layouts l;
