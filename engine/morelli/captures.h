@@ -268,6 +268,16 @@ __attribute__((always_inline)) static inline unsigned capwin_dirs(const CapWin *
  * one add. */
 extern uint16_t morelli_lray[3][MO_LINES][16];
 
+/* The frame gaps of the side s to move when it may enthrone (its king is
+ * not on the Throne), none else: no call when it has no orbit of 3. */
+static inline Bits enthroning_gaps(const MoPos *p, int s)
+{
+    Bits gaps = {{0, 0, 0}};
+    if (p->throne != s + 1 && p->c.f3[s])
+        gaps = morelli_frame_gaps(p, s);
+    return gaps;
+}
+
 enum { MO_MEMO_NONE, MO_MEMO_QUIET, MO_MEMO_CELLS };
 
 /* The position's first 64 bytes: the stones, the key, the board size, the
