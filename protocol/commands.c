@@ -16,6 +16,7 @@
 #include "options.h"
 #include "perft.h"
 #include "search/timeman.h"
+#include "search/units.h"
 
 #define ENGINE_NAME "morelli"
 #define ENGINE_AUTHOR "the morelli team"
@@ -528,9 +529,9 @@ static int cmd_moves(Session *e, char **tok, int n)
 static void value_text(int v, char *buf, size_t len)
 {
     if (v > 0)
-        snprintf(buf, len, "win in %d plies", VALUE_WIN - v);
+        snprintf(buf, len, "win in %d plies", units_value_plies(v));
     else if (v < 0)
-        snprintf(buf, len, "loss in %d plies", VALUE_WIN + v);
+        snprintf(buf, len, "loss in %d plies", units_value_plies(v));
     else
         snprintf(buf, len, "draw");
 }
@@ -574,14 +575,9 @@ static int solve_by_game(Session *e)
         int child_r = g->result(pos);
         int known = 1;
         if (child_r != RESULT_NONE) {
-            int mine = me == SIDE_P1 ? RESULT_P1_WIN : RESULT_P2_WIN;
-            cv = child_r == RESULT_DRAW ? 0 : child_r == mine ? VALUE_WIN - 1 : -(VALUE_WIN - 1);
+            cv = units_value_back(units_result_value(child_r, me), 0);
         } else if (g->solve(pos, &cv, &cb)) {
-            int same = g->side_to_move(pos) == me;
-            if (cv > 0)
-                cv = same ? cv - 1 : -(cv - 1);
-            else if (cv < 0)
-                cv = same ? cv + 1 : -(cv + 1);
+            cv = units_value_back(cv, g->side_to_move(pos) != me);
         } else {
             known = 0;
             cv = 0;

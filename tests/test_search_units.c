@@ -1,8 +1,9 @@
 /*
  * The searcher's parts on their own, without a search: the transposition
  * table (store, probe, mate scores across plies, replacement and aging),
- * the Search options (names, ranges, refusals) and MoveOverhead in the
- * time budgets.
+ * the Search options (names, ranges, refusals), MoveOverhead in the
+ * time budgets, and the conversions between score units (units.h) against
+ * tests/data/units.txt.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,8 @@
 #include "search/search.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "search/units.h"
+#include "testdata.h"
 
 /* --- transposition table ---------------------------------------------- */
 
@@ -135,12 +138,89 @@ static void test_move_overhead(void **state)
     search_free(s);
 }
 
+/* --- score units (tests/data/units.txt) ------------------------------- */
+
+static int side_word(const char *w)
+{
+    if (strcmp(w, "p1") && strcmp(w, "p2"))
+        fail_msg("units.txt: side %s", w);
+    return strcmp(w, "p1") == 0 ? SIDE_P1 : SIDE_P2;
+}
+
+static int result_word(const char *w)
+{
+    if (strcmp(w, "p1win") && strcmp(w, "p2win") && strcmp(w, "draw"))
+        fail_msg("units.txt: result %s", w);
+    return !strcmp(w, "p1win") ? RESULT_P1_WIN : !strcmp(w, "p2win") ? RESULT_P2_WIN : RESULT_DRAW;
+}
+
+static void test_units(void **state)
+{
+    (void)state;
+    FILE *f = td_open("units.txt");
+    char line[256], *fl[TD_MAXF];
+    int n, records = 0;
+    while ((n = td_next_record(f, line, sizeof line, fl)) > 0) {
+        const char *op = fl[0];
+        if (n < 3)
+            fail_msg("units.txt: short record %s", op);
+        int a = atoi(fl[1]), want = atoi(fl[n - 1]), got = 0;
+        if (!strcmp(op, "winrate")) {
+            double q = units_winrate(atof(fl[1]));
+            if (q < atof(fl[2]) - 5e-7 || q > atof(fl[2]) + 5e-7)
+                fail_msg("winrate(%s) = %.7f, expected %s", fl[1], q, fl[2]);
+            records++;
+            continue;
+        } else if (!strcmp(op, "winrate_cp")) {
+            got = units_winrate_cp(atof(fl[1]));
+        } else if (!strcmp(op, "mate_moves")) {
+            got = units_is_mate(a) ? units_mate_moves(a) : 0;
+        } else if (!strcmp(op, "value_score")) {
+            got = units_value_score(a);
+        } else if (!strcmp(op, "score_value")) {
+            got = units_score_value(a);
+        } else if (!strcmp(op, "value_back") && n == 4) {
+            got = units_value_back(a, atoi(fl[2]));
+        } else if (!strcmp(op, "result_score") && n == 5) {
+            got = units_result_score(result_word(fl[1]), side_word(fl[2]), atoi(fl[3]));
+        } else if (!strcmp(op, "result_value") && n == 4) {
+            got = units_result_value(result_word(fl[1]), side_word(fl[2]));
+        } else if (!strcmp(op, "roundtrip_cp")) {
+            for (int cp = a; cp <= want; cp++)
+                assert_int_equal(units_winrate_cp(units_winrate(cp)), cp);
+            records++;
+            continue;
+        } else if (!strcmp(op, "roundtrip_plies")) {
+            for (int k = a; k <= want; k++)
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    int v = sign * (VALUE_WIN - k), sc = sign * units_mate(k);
+                    assert_int_equal(units_value_score(v), sc);
+                    assert_int_equal(units_score_value(sc), v);
+                    assert_true(units_is_mate(sc));
+                    assert_int_equal(units_mate_plies(sc), k);
+                    assert_int_equal(units_value_plies(v), k);
+                }
+            records++;
+            continue;
+        } else {
+            fail_msg("units.txt: unknown record %s (%d fields)", op, n);
+        }
+        if (got != want)
+            fail_msg("%s(%s%s%s) = %d, expected %d", op, fl[1], n > 3 ? ", " : "",
+                     n > 3 ? fl[2] : "", got, want);
+        records++;
+    }
+    fclose(f);
+    assert_true(records >= 45);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_store_probe),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_move_overhead),
+        cmocka_unit_test(test_units),
     };
     return cmocka_run_group_tests_name("search_units", tests, NULL, NULL);
 }

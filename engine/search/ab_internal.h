@@ -206,7 +206,7 @@ static inline int ab_terminal(AbThread *t, int ply, int *score)
     const Game *g = t->g;
     int r = g->result(t->pos);
     if (r != RESULT_NONE) {
-        *score = search_result_score(r, g->side_to_move(t->pos), ply);
+        *score = units_result_score(r, g->side_to_move(t->pos), ply);
         return 1;
     }
     if (ply > 0 && t->c->uses_history &&

@@ -294,16 +294,6 @@ out:
 /* ------------------------------------------------------------------------ */
 /* Every root move's value (the solve command)                               */
 
-/* A root score (SCORE_MATE - plies) as Game.solve gives values. */
-static int score_value(int v)
-{
-    if (v > 0)
-        return VALUE_WIN - (SCORE_MATE - v);
-    if (v < 0)
-        return -(VALUE_WIN - (SCORE_MATE + v));
-    return VALUE_DRAW;
-}
-
 /* Root move m searched with the root's window (alpha, beta): 1 and *v, or
  * 0 when the solver was stopped or gave up. */
 static int move_probe(AbThread *t, Move m, int stm, int alpha, int beta, int *v)
@@ -321,7 +311,7 @@ static int move_probe(AbThread *t, Move m, int stm, int alpha, int beta, int *v)
  * speed, a win, a draw, unknown, losses by their length. */
 static long move_rank(const SolveMove *m)
 {
-    int n = VALUE_WIN - (m->value < 0 ? -m->value : m->value); /* exact: plies */
+    int n = units_value_plies(m->value); /* exact: plies */
     if (m->state == SOLVE_UNKNOWN)
         return 500000;
     if (m->value > 0)
@@ -391,7 +381,7 @@ int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out)
                 ok = m->value > 0 ? move_probe(t, m->move, stm, 0, INF, &v)
                                   : move_probe(t, m->move, stm, -INF, 0, &v);
                 if (ok)
-                    *m = (SolveMove){m->move, SOLVE_EXACT, score_value(v)};
+                    *m = (SolveMove){m->move, SOLVE_EXACT, units_score_value(v)};
             }
             if (t->aborted || t->solve_gave_up == SOLVE_GAVE_BUDGET)
                 break;

@@ -215,7 +215,7 @@ static uint32_t node_get(Mcts *t, const Game *g, const void *pos, Key key)
     n->stm = (uint8_t)g->side_to_move(pos);
     int r = g->result(pos);
     if (r != RESULT_NONE) {
-        int sc = search_result_score(r, n->stm, 0);
+        int sc = units_result_score(r, n->stm, 0);
         n->proven = sc > 0 ? PROVEN_WIN : sc < 0 ? PROVEN_LOSS : PROVEN_DRAW;
     }
     t->slots[i] = id + 1;
@@ -278,7 +278,7 @@ static void root_order(MctsRun *r, MctsNode *n)
         g->make(r->pos, e[i].move, r->undo);
         int res = g->result(r->pos), v;
         if (res != RESULT_NONE) {
-            v = search_result_score(res, n->stm, 1);
+            v = units_result_score(res, n->stm, 1);
         } else {
             v = search_eval(g, r->pos);
             if (g->side_to_move(r->pos) != n->stm)
@@ -549,8 +549,7 @@ static double capped(MctsRun *r)
 {
     if (r->plain)
         return 0.5;
-    double v = search_eval(r->g, r->pos);
-    double p = 1.0 / (1.0 + exp(-v / 400.0));
+    double p = units_winrate(search_eval(r->g, r->pos));
     return r->g->side_to_move(r->pos) == SIDE_P1 ? p : 1.0 - p;
 }
 
@@ -694,9 +693,9 @@ static uint32_t best_edge(const Mcts *t, const MctsNode *n)
 static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
 {
     if (root->proven == PROVEN_WIN)
-        return SCORE_MATE - root->pdist;
+        return units_mate(root->pdist);
     if (root->proven == PROVEN_LOSS)
-        return -(SCORE_MATE - root->pdist);
+        return -units_mate(root->pdist);
     if (root->proven == PROVEN_DRAW)
         return 0;
     if (be == NODE_NONE)
@@ -704,15 +703,10 @@ static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
     const MctsNode *c = &t->nodes[t->edges[be].child];
     int pv = proven_for(root, c);
     if (pv == PROVEN_WIN)
-        return SCORE_MATE - (c->pdist + 1);
+        return units_mate(c->pdist + 1);
     if (pv == PROVEN_DRAW)
         return 0;
-    double q = q_for(root, c);
-    if (q < 0.001)
-        q = 0.001;
-    if (q > 0.999)
-        q = 0.999;
-    return (int)lround(400.0 * log10(q / (1.0 - q)));
+    return units_winrate_cp(q_for(root, c));
 }
 
 static void mcts_report(MctsRun *r, uint32_t root, int final)

@@ -9,14 +9,7 @@
 #include <string.h>
 
 #include "search_internal.h"
-
-int search_result_score(int result, int stm, int ply)
-{
-    if (result == RESULT_DRAW || result == RESULT_NONE)
-        return 0;
-    int winner = result == RESULT_P1_WIN ? SIDE_P1 : SIDE_P2;
-    return winner == stm ? SCORE_MATE - ply : -(SCORE_MATE - ply);
-}
+#include "units.h"
 
 int search_eval(const Game *g, const void *pos)
 {
@@ -30,10 +23,8 @@ int search_eval(const Game *g, const void *pos)
 
 void search_score_str(int score, char *buf, size_t len)
 {
-    if (score >= SCORE_MATE_BOUND)
-        snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
-    else if (score <= -SCORE_MATE_BOUND)
-        snprintf(buf, len, "mate %d", -((SCORE_MATE + score + 1) / 2));
+    if (units_is_mate(score))
+        snprintf(buf, len, "mate %d", units_mate_moves(score));
     else
         snprintf(buf, len, "cp %d", score);
 }

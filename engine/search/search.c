@@ -149,17 +149,6 @@ void search_prepare(Search *s)
 
 /* --- the solved-game shortcut ------------------------------------------ */
 
-static int solved_score(int v)
-{
-    if (v == VALUE_DRAW)
-        return 0;
-    int a = v < 0 ? -v : v;
-    int plies = a > VALUE_WIN / 2 ? VALUE_WIN - a : a;
-    if (plies > SCORE_MATE - SCORE_MATE_BOUND - 1)
-        plies = SCORE_MATE - SCORE_MATE_BOUND - 1;
-    return v > 0 ? SCORE_MATE - plies : -(SCORE_MATE - plies);
-}
-
 /* Plays the game's own solution when it has one for pos and the history
  * does not spoil it (a winning line must not walk into a repetition). */
 static Move try_solve(SearchCtx *c, SearchResult *res)
@@ -184,7 +173,7 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
         if (d == RESULT_DRAW)
             return MOVE_NONE;
     }
-    int score = solved_score(v);
+    int score = units_value_score(v);
     search_info(c, &(SearchInfo){.depth = 1, .seldepth = 1, .score = score, .nodes = 1,
                                   .pv = &best, .npv = 1});
     if (res) {

@@ -15,6 +15,7 @@
 #include "search.h"
 #include "timeman.h"
 #include "tt.h"
+#include "units.h"
 
 /* In the order of the Search option's combo values. */
 enum { ALGO_ALPHABETA = 0, ALGO_MCTS = 1, ALGO_RANDOM = 2 };
@@ -83,9 +84,6 @@ static inline int search_should_stop(const SearchCtx *c)
 
 /* --- score.c --- */
 
-/* Score of a finished game (RESULT_*) for the side stm, ply plies from the
- * root: SCORE_MATE - ply for a win, its negation for a loss, 0 a draw. */
-int search_result_score(int result, int stm, int ply);
 /* Static evaluation kept clear of the mate range. */
 int search_eval(const Game *g, const void *pos);
 /* "cp N" or "mate N" (full moves, negative when losing). */
