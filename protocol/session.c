@@ -18,6 +18,7 @@
 #include "ugi_internal.h"
 
 #include "search/timeman.h"
+#include "ugi_info.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -169,11 +170,14 @@ static void answer(Session *e, const char *line)
     pthread_mutex_unlock(&e->out_lock);
 }
 
-/* The search's info lines; the first move of the last pv is kept for the
- * watchdog.  Nothing of a job is printed after its bestmove. */
-static void emit_line(void *ctx, const char *line)
+/* The search's reports, written as info lines; the first move of the last
+ * pv is kept for the watchdog.  Nothing of a job is printed after its
+ * bestmove. */
+static void emit_info(void *ctx, const SearchInfo *in)
 {
     Session *e = ctx;
+    char line[UGI_INFO_MAX];
+    ugi_info_text(e->job_game, e->job_pos, in, line, sizeof line);
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->write(e->write_ctx, line);
@@ -201,7 +205,7 @@ static void run_job(Session *e, char *line, size_t len)
     SearchResult res;
     memset(&res, 0, sizeof res);
     Move best = search_go(e->search, e->job_game, e->job_pos, &e->job_opt, e->job_keys,
-                          e->job_nkeys, &e->job_limits, &e->stop, emit_line, e, &res);
+                          e->job_nkeys, &e->job_limits, &e->stop, emit_info, e, &res);
     int n;
     Move *moves = legal_moves(e->job_game, e->job_pos, &n);
     int ok = 0;

@@ -7,6 +7,7 @@
  *                check, apply, list
  *   commands.c   the command handlers and their table
  *   bench.c      the `bench` command
+ *   ugi_info.c   the searchers' reports as `info` lines (ugi_info.h)
  *
  * Everything here is used by the reader's thread only, but say(),
  * session_error() and the atomics, which the search thread uses as well.

@@ -14,6 +14,7 @@
 #include "game.h"
 #include "search/search.h"
 #include "search_toys.h"
+#include "ugi_info.h"
 
 /* --- what both Nims share: a pile, take 1..3, FEN "<pile> <a|b>" ------ */
 
@@ -323,11 +324,11 @@ const Game *toy_by_name(const char *name)
     return game_by_name(name);
 }
 
-void ts_collect(void *ctx, const char *line)
+void ts_collect(void *ctx, const SearchInfo *info)
 {
     TsLines *l = ctx;
     if (l->n < 64)
-        snprintf(l->buf[l->n++], sizeof l->buf[0], "%s", line);
+        ugi_info_text(l->g, l->pos, info, l->buf[l->n++], sizeof l->buf[0]);
 }
 
 Search *ts_new_search(const char *algo, const char *hash)

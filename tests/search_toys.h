@@ -37,14 +37,17 @@ extern const Game toy_ttt;
 /* "nim" and "ttt" give the toys, any other name game_by_name(name). */
 const Game *toy_by_name(const char *name);
 
-/* Info lines kept by ts_collect (the first 64). */
+/* Info lines kept by ts_collect (the first 64), as the protocol writes
+ * them for a search of pos in the game g (set both before the search). */
 typedef struct TsLines {
     char buf[64][1024];
     int n;
+    const Game *g;
+    const void *pos;
 } TsLines;
 
-/* A search callback: appends line to the TsLines ctx. */
-void ts_collect(void *ctx, const char *line);
+/* A search callback: appends the report's line to the TsLines ctx. */
+void ts_collect(void *ctx, const SearchInfo *info);
 
 /* A new Search with the options Search=algo and Hash=hash (asserted). */
 Search *ts_new_search(const char *algo, const char *hash);

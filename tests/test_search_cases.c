@@ -141,6 +141,8 @@ static void run_case_file(const char *path)
         atomic_init(&stop, 0);
         TsLines *out = calloc(1, sizeof *out);
         assert_non_null(out);
+        out->g = g;
+        out->pos = pos;
         Move m = search_go(s, g, pos, &opt, NULL, 0, &lim, &stop, ts_collect, out, NULL);
         char text[MOVE_STR_MAX], sc[32];
         game_move_str(g, pos, m, text, sizeof text);

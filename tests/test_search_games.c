@@ -174,6 +174,8 @@ static void test_info_lines(void **state)
             lim.depth = 5;
         TsLines *out = calloc(1, sizeof *out);
         assert_non_null(out);
+        out->g = g;
+        out->pos = pos;
         Move best = search_go(s, g, pos, &opt, NULL, 0, &lim, NULL, ts_collect, out, NULL);
         assert_true(out->n >= 1);
         int pv_lines = 0;

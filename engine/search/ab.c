@@ -471,7 +471,7 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
      * searched since (the search ended after it): no second copy. */
     int repeat = final && nodes == t->reported;
     t->reported = nodes;
-    search_info(c, &(SearchInfo){.depth = t->done_depth, .seldepth = t->done_seldepth,
+    search_info(c, &(SearchProgress){.depth = t->done_depth, .seldepth = t->done_seldepth,
                                  .score = t->done_score, .nodes = nodes,
                                  .hashfull = tt_hashfull(&c->s->tt), .pv = t->done_pv,
                                  .npv = t->done_pv_len, .solved = final && t->proven,
@@ -484,7 +484,7 @@ void ab_tell(AbThread *t)
     if (!c->emit || t->root_best == MOVE_NONE || timeman_elapsed(&c->tm) < AB_TELL_MS)
         return;
     t->told = t->root_best;
-    search_info(c, &(SearchInfo){.depth = 1, .seldepth = t->seldepth, .score = t->root_score,
+    search_info(c, &(SearchProgress){.depth = 1, .seldepth = t->seldepth, .score = t->root_score,
                                  .bound = 1, .nodes = t->nodes,
                                  .hashfull = tt_hashfull(&c->s->tt), .pv = &t->told,
                                  .npv = 1});

@@ -730,7 +730,7 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
     uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
     uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
     int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
-    search_info(c, &(SearchInfo){.depth = avg, .seldepth = r->seldepth, .score = score,
+    search_info(c, &(SearchProgress){.depth = avg, .seldepth = r->seldepth, .score = score,
                                  .nodes = r->playouts, .hashfull = (int)(fn > fe ? fn : fe),
                                  .pv = pv, .npv = npv,
                                  .solved = final && t->nodes[root].proven});

@@ -174,7 +174,7 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
             return MOVE_NONE;
     }
     int score = units_value_score(v);
-    search_info(c, &(SearchInfo){.depth = 1, .seldepth = 1, .score = score, .nodes = 1,
+    search_info(c, &(SearchProgress){.depth = 1, .seldepth = 1, .score = score, .nodes = 1,
                                   .pv = &best, .npv = 1});
     if (res) {
         res->best = best;
@@ -203,7 +203,7 @@ static Move random_go(SearchCtx *c, SearchResult *res)
     Move best = n > 0 ? moves[rng_below(&r, (uint32_t)n)] : MOVE_NONE;
     c->s->rng = r;
     free(moves);
-    search_info(c, &(SearchInfo){.nodes = (uint64_t)n, .pv = &best, .npv = best != MOVE_NONE});
+    search_info(c, &(SearchProgress){.nodes = (uint64_t)n, .pv = &best, .npv = best != MOVE_NONE});
     if (res) {
         res->best = best;
         res->nodes = (uint64_t)n;
@@ -262,7 +262,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     Move best = MOVE_NONE;
     if (past_result(g, pos, opt, c.prev, c.nprev) != RESULT_NONE) {
         if (emit)
-            emit(ctx, "info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
+            emit(ctx, &(SearchInfo){.kind = SEARCH_INFO_GAME_OVER});
         wait_for_stop(&c);
         return MOVE_NONE;
     }

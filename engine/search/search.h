@@ -4,8 +4,8 @@
  * A Search owns what persists between moves: the transposition table, the
  * MCTS node arena, history tables, helper threads.  search_go() runs in the
  * caller's thread (the protocol starts it in a thread of its own), watches
- * *stop, reports progress through an emit callback as ready-made "info ..."
- * lines, and returns the best move (MOVE_NONE when there is no legal move).
+ * *stop, reports progress through an emit callback as data (SearchInfo),
+ * and returns the best move (MOVE_NONE when there is no legal move).
  */
 #ifndef MORELLI_SEARCH_H
 #define MORELLI_SEARCH_H
@@ -45,8 +45,36 @@ typedef struct SearchResult {
 #define SCORE_MATE 30000
 #define SCORE_MATE_BOUND 29000
 
-/* Called with one complete line, without newline. */
-typedef void (*SearchEmit)(void *ctx, const char *line);
+/*
+ * What a search tells while it runs and when it ends, handed to the caller
+ * as data through its SearchEmit callback; the protocol writes the text
+ * (protocol/ugi_info.c: `info depth ... pv ...`).
+ */
+enum {
+    SEARCH_INFO_ITERATION, /* a search's progress: every field below */
+    SEARCH_INFO_SOLVED,    /* the score just reported is the game's exact value */
+    SEARCH_INFO_GAME_OVER, /* the root is over already: nothing was searched */
+};
+enum {
+    SEARCH_SCORE_CP,   /* score in centipawns (the evaluation's scale) */
+    SEARCH_SCORE_MATE, /* score in full moves to a proven win, negative to a loss */
+};
+typedef struct SearchInfo {
+    int kind;          /* SEARCH_INFO_* */
+    int depth, seldepth;
+    int score_kind;    /* SEARCH_SCORE_* */
+    int score;         /* the side to move's view, in score_kind's unit */
+    int lowerbound;    /* score is a lower bound (an iteration still running) */
+    uint64_t nodes;    /* see docs/search.md, "Nodes" */
+    uint64_t nps;      /* nodes per second of the search's clock, 0 before 1 ms */
+    int64_t time_ms;   /* since go was read */
+    int hashfull;      /* per mille */
+    const Move *pv;    /* from the root, each move legal where it is played */
+    int npv;
+} SearchInfo;
+
+/* Called with each report, from the thread that runs search_go(). */
+typedef void (*SearchEmit)(void *ctx, const SearchInfo *info);
 
 typedef struct Search Search;
 

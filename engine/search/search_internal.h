@@ -1,7 +1,7 @@
 /*
  * search_internal.h -- what the two searchers (ab.c, mcts.c) share with the
  * front (search.c): the Search object, the context of one search_go() call
- * and the helpers of score.c for scores and info lines.  Not for use outside
+ * and the helpers of score.c for scores and reports.  Not for use outside
  * engine/search/.
  */
 #ifndef MORELLI_SEARCH_INTERNAL_H
@@ -86,30 +86,28 @@ static inline int search_should_stop(const SearchCtx *c)
 
 /* Static evaluation kept clear of the mate range. */
 int search_eval(const Game *g, const void *pos);
-/* "cp N" or "mate N" (full moves, negative when losing). */
-void search_score_str(int score, char *buf, size_t len);
-/* Moves of pv as text, each in its own position, separated by spaces;
- * stops at the first move that is not legal. */
-void search_pv_str(const Game *g, const void *pos, const Move *pv, int n, char *buf,
-                   size_t len);
 /* Non-zero when m is a legal move of pos. */
 int search_move_legal(const Game *g, const void *pos, Move m);
+/* How many of pv[0..n) are legal, each in the position the ones before
+ * lead to from pos. */
+int search_pv_legal(const Game *g, const void *pos, const Move *pv, int n);
 
-/* What an info line reports. */
-typedef struct SearchInfo {
+/* What a search reports, in the searchers' units. */
+typedef struct SearchProgress {
     int depth, seldepth, score; /* score: the side to move's view */
     int bound;                  /* 1: score is a lower bound (the iteration goes on) */
-    uint64_t nodes;             /* nodes, or MCTS playouts */
+    uint64_t nodes;             /* see docs/search.md, "Nodes" */
     int hashfull;               /* permille */
     const Move *pv;             /* from the root; may be cut at an illegal move */
     int npv;
-    int solved;                 /* an "info string solved: <score>" line follows */
-    int no_line;                /* only that line (the info line was sent already) */
-} SearchInfo;
+    int solved;                 /* a SEARCH_INFO_SOLVED report follows */
+    int no_line;                /* only that report (the progress was told already) */
+} SearchProgress;
 
-/* Sends "info depth D seldepth S score cp N|mate N [lowerbound] nodes N nps
- * N time MS hashfull N pv ..." (nps and time from the search's clock) through the
- * search's emit callback, when it has one. */
-void search_info(const SearchCtx *c, const SearchInfo *in);
+/* Hands the search's emit callback, when it has one, a SearchInfo of p:
+ * the score in the protocol's units (units.h), nps and time from the
+ * search's clock, the pv cut at its first illegal move; then the
+ * SEARCH_INFO_SOLVED report when p->solved. */
+void search_info(const SearchCtx *c, const SearchProgress *p);
 
 #endif

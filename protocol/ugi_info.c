@@ -1,0 +1,57 @@
+/*
+ * ugi_info.c -- the searchers' reports as `info` lines (ugi_info.h).
+ */
+#include "ugi_info.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Room for the pv's text within a line. */
+#define PV_TEXT_MAX 7168
+
+/* The moves of pv as text, each in its own position, separated by spaces,
+ * as many as fit in len bytes. */
+static void pv_text(const Game *g, const void *root, const Move *pv, int n, char *buf,
+                    size_t len)
+{
+    unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    char text[MOVE_STR_MAX];
+    size_t at = 0;
+    buf[0] = '\0';
+    memcpy(p, root, g->pos_size);
+    for (int i = 0; i < n; i++) {
+        game_move_str(g, p, pv[i], text, sizeof text);
+        size_t tl = strlen(text);
+        if (at + tl + 2 > len)
+            break;
+        if (at)
+            buf[at++] = ' ';
+        memcpy(buf + at, text, tl + 1);
+        at += tl;
+        g->make(p, pv[i], undo);
+    }
+}
+
+void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf,
+                   size_t len)
+{
+    if (in->kind == SEARCH_INFO_GAME_OVER) {
+        snprintf(buf, len, "info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
+        return;
+    }
+    char sc[32];
+    snprintf(sc, sizeof sc, "%s %d", in->score_kind == SEARCH_SCORE_MATE ? "mate" : "cp",
+             in->score);
+    if (in->kind == SEARCH_INFO_SOLVED) {
+        snprintf(buf, len, "info string solved: %s", sc);
+        return;
+    }
+    char pv[PV_TEXT_MAX];
+    pv_text(g, root, in->pv, in->npv, pv, sizeof pv);
+    snprintf(buf, len,
+             "info depth %d seldepth %d score %s%s nodes %" PRIu64 " nps %" PRIu64
+             " time %" PRId64 " hashfull %d%s%s",
+             in->depth, in->seldepth, sc, in->lowerbound ? " lowerbound" : "", in->nodes,
+             in->nps, in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
+}
