@@ -41,14 +41,10 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
 {
     const Game *g = t->g;
     int score;
-    /* at qply 0 the main search entered this same node just before (it
-     * counts twice, as it always has): only the count and the clock */
-    if (qply == 0) {
-        if (ab_tick(t))
-            return 0;
-    } else if (ab_node_enter(t, ply, &score)) {
+    /* at qply 0 the main search has entered (and counted) this same node
+     * just before: one position, one node */
+    if (qply > 0 && ab_node_enter(t, ply, &score))
         return score;
-    }
     int stand = ab_eval(t);
     int stm = g->side_to_move(t->pos);
     t->horizon++;

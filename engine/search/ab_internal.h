@@ -33,8 +33,7 @@
  * 16..63, and in the low 16 bits (ECACHE_SCORE) the score (search_eval's
  * values fit), so the cache is 128 KB (1 << ECACHE_BITS slots) and stays
  * in the second-level cache: with 16 bytes a slot and 1 << 16 slots (1 MB)
- * most lookups missed there (docs/benchmarks.md, issue 10, "Memory
- * stalls").  The index and the stored bits check 62 of the key's 64 bits. */
+ * most lookups missed there (docs/benchmarks.md, "Memory stalls").  The index and the stored bits check 62 of the key's 64 bits. */
 typedef uint64_t EvalSlot;
 #define ECACHE_MASK (((Key)1 << ECACHE_BITS) - 1)
 #define ECACHE_SCORE ((Key)0xFFFF)
@@ -88,7 +87,6 @@ typedef struct AbThread {
 
 static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
 
-/* Step 0. Count the node, look at the clock now and then. */
 /* Mate distance: below the root nothing beats a game end next ply, so the
  * window shrinks to the mate scores still reachable.  Returns 1 when it is
  * empty (the caller returns *alpha). */
@@ -110,6 +108,10 @@ static inline int ab_mate_distance(int ply, int *alpha, int *beta)
 #define AB_TELL_MS 10
 void ab_tell(AbThread *t);
 
+/* Step 0. Count the node, look at the clock now and then: called once per
+ * position visited (ab_node_enter: the main search, the quiescence search
+ * below its first ply, the exact solver), so a node is one visit of one
+ * position (docs/search.md, "Nodes"). */
 static inline int ab_tick(AbThread *t)
 {
     t->nodes++;
