@@ -24,7 +24,7 @@ enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
 /* Deepest ply any searcher walks (alpha-beta iterations stop below it). */
 #define MAX_PLY 128
 
-typedef struct Mcts Mcts; /* mcts.c */
+typedef struct Mcts Mcts; /* mcts_internal.h */
 typedef struct AbPool AbPool; /* ab.c: alpha-beta threads' buffers */
 
 struct Search {
