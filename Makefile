@@ -176,6 +176,12 @@ bench: all build/speed
 	@echo; echo "build/morelli bench (the search signature, bench/positions.txt):"
 	@build/morelli bench 2>&1 | tail -n 3
 
+# The tables of docs/benchmarks.md as Markdown (bench/report.sh: a minute
+# or two; bench/report.sh --full measures longer).
+bench-report: all build/speed
+	@sh bench/report.sh
+.PHONY: bench-report
+
 run: all
 	@build/match --demo
 
