@@ -7,7 +7,7 @@
 # Default, about a minute on two idle cores: the speed table of build/speed
 # (perft, alpha-beta, MCTS), time to depth in Morelli and in both phases of
 # Morris (bench/depth_time.sh), the Fano solver's build, a short Morris
-# match and the bench signature.  --full, about five minutes more: more
+# match and the bench signature.  --full, several minutes more: more
 # rounds, Morelli one ply deeper, the Morris endgame tables' build (two of
 # the four sets) and a 20-game Morelli match at 100 ms a move.
 #
