@@ -176,7 +176,7 @@ static int run_gen(const Args *a, const Game *g)
     fprintf(out, "# eval_tune gen --variant %s --games %d --seed %llu --depth %d --nodes %llu "
                  "--sizes %s --random-plies %d --label-depth %d\n",
             g->name, a->games, (unsigned long long)a->seed, a->depth,
-            (unsigned long long)a->nodes, g->random_setup ? a->sizes : "-", random_plies,
+            (unsigned long long)a->nodes, game_has_setups(g) ? a->sizes : "-", random_plies,
             a->label_depth);
     int total = 0, w1 = 0, w2 = 0, dr = 0;
     long plies = 0;
@@ -187,7 +187,7 @@ static int run_gen(const Args *a, const Game *g)
         char err[256];
         unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
         /* A random setup where the game has them (Morelli, with --sizes). */
-        if (g->random_setup && g->random_setup(&o, a->seed * 100000 + (uint64_t)gi))
+        if (game_random_setup(g, &o, a->seed * 100000 + (uint64_t)gi))
             o.board_size = sizes[gi % nsizes];
         if (g->init(pos, &o, err, sizeof err) != 0)
             die(err);
@@ -333,7 +333,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     if (g->init(pos, o, err, sizeof err) != 0)
         die(err);
     /* Morris and Fano: random opening plies (Morelli: the random setup) */
-    int random_plies = a->random_plies >= 0 ? a->random_plies : g->random_setup ? 0 : 4;
+    int random_plies = a->random_plies >= 0 ? a->random_plies : game_has_setups(g) ? 0 : 4;
     uint64_t rng = opening * 0x9E3779B97F4A7C15ull + 1;
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
@@ -391,7 +391,7 @@ static int run_duel(const Args *a, const Game *g)
     for (int k = 0; k < a->games; k++) {
         GameOptions o;
         game_options_default(&o);
-        if (g->random_setup && g->random_setup(&o, a->seed * 100000 + (uint64_t)k))
+        if (game_random_setup(g, &o, a->seed * 100000 + (uint64_t)k))
             o.board_size = size;
         for (int sw = 0; sw < 2; sw++) {
             int r = duel_game(g, &o, &t, wa, wb, sa, sb, !sw, a, a->seed * 100000 + (uint64_t)k);

@@ -94,8 +94,8 @@ static void print_header(Match *m, const char *start_fen, int ply)
     const Game *g = c->game;
     fprintf(m->out, "%s (%s) vs %s (%s), %s", c->engines[D.p1].name, side_name(g, SIDE_P1),
             c->engines[1 - D.p1].name, side_name(g, SIDE_P2), g->name);
-    if (g->picture)
-        g->picture(PICTURE_TITLE, NULL, D.fen, NULL, NULL, m->tty, m->out);
+    if (g->pictures && g->pictures->picture)
+        g->pictures->picture(PICTURE_TITLE, NULL, D.fen, NULL, NULL, m->tty, m->out);
     if (c->tc.type == TC_MOVETIME)
         fprintf(m->out, ", %" PRId64 " ms a move", c->tc.movetime_ms);
     if (m->tty)
@@ -115,8 +115,8 @@ void demo_start(Match *m, const GameRecord *rec, const void *pos)
     if (m->tty)
         fprintf(m->out, "\033[H\033[2J");
     print_header(m, rec->start_fen, 0);
-    if (g->picture)
-        g->picture(PICTURE_START, NULL, D.fen, NULL, NULL, m->tty, m->out);
+    if (g->pictures && g->pictures->picture)
+        g->pictures->picture(PICTURE_START, NULL, D.fen, NULL, NULL, m->tty, m->out);
     else
         g->print(pos, m->out, m->tty);
     fflush(m->out);
@@ -146,12 +146,12 @@ void demo_ply(Match *m, const void *pos, int side, int e, const PlyInfo *info, i
         fputc('\n', out);
     }
     fprintf(out, "%3d. %s (%s): %s", ply, side_name(g, side), c->engines[e].name, info->text);
-    if (g->picture)
-        g->picture(PICTURE_NOTE, prev, D.fen, info->text, s->tally, m->tty, out);
+    if (g->pictures && g->pictures->picture)
+        g->pictures->picture(PICTURE_NOTE, prev, D.fen, info->text, s->tally, m->tty, out);
     fputc('\n', out);
     print_opinion(out, c, e, info);
-    if (g->picture)
-        g->picture(PICTURE_MOVE, prev, D.fen, info->text, NULL, m->tty, out);
+    if (g->pictures && g->pictures->picture)
+        g->pictures->picture(PICTURE_MOVE, prev, D.fen, info->text, NULL, m->tty, out);
     else
         g->print(pos, out, m->tty);
     fflush(out);
@@ -176,8 +176,8 @@ void demo_end(Match *m, const GameRecord *rec)
         int n = s->moves ? s->moves : 1;
         fprintf(out, "  %s (%s): %d moves", c->engines[e].name,
                 side_name(g, k == 0 ? SIDE_P1 : SIDE_P2), s->moves);
-        if (g->picture)
-            g->picture(PICTURE_TALLY, NULL, D.fen, NULL, s->tally, m->tty, out);
+        if (g->pictures && g->pictures->picture)
+            g->pictures->picture(PICTURE_TALLY, NULL, D.fen, NULL, s->tally, m->tty, out);
         fprintf(out, "; a move took %" PRId64 " ms", s->ms / n);
         if (engine_is_mcts(c, e))
             fprintf(out, " and %" PRIu64 " playouts", s->nodes_sum / (uint64_t)n);
@@ -185,7 +185,7 @@ void demo_end(Match *m, const GameRecord *rec)
             fprintf(out, " and reached depth %.1f", (double)s->depth_sum / n);
         fprintf(out, " on average\n");
     }
-    if (g->picture)
-        g->picture(PICTURE_END, NULL, D.fen, NULL, NULL, m->tty, out);
+    if (g->pictures && g->pictures->picture)
+        g->pictures->picture(PICTURE_END, NULL, D.fen, NULL, NULL, m->tty, out);
     fflush(out);
 }

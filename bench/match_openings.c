@@ -94,8 +94,8 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
      * placement starts) gets a random setup for each opening and no plies;
      * every other start gets the game's random plies. */
     GameOptions probe = c->game_opt;
-    int setups = g->random_setup && g->random_setup(&probe, 0);
-    int plies = c->opening_plies >= 0 ? c->opening_plies : setups ? 0 : g->opening_plies;
+    int setups = game_random_setup(g, &probe, 0);
+    int plies = c->opening_plies >= 0 ? c->opening_plies : setups ? 0 : game_opening_plies(g);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move moves[g->max_moves > 0 ? g->max_moves : 1];
     uint64_t rng = c->seed;
@@ -115,7 +115,7 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
         }
         GameOptions o = c->game_opt;
         if (setups)
-            g->random_setup(&o, rng_next(&rng));
+            game_random_setup(g, &o, rng_next(&rng));
         char why[256];
         if (g->init(pos, &o, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s: %s", g->name, why);

@@ -87,7 +87,9 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
         rec->term = TERM_RULES;
         Move moves[g->max_moves > 0 ? g->max_moves : 1];
         int n = g->gen_moves(pos, moves);
-        const char *note = n == 0 && g->end_note ? g->end_note(pos, own) : "";
+        const char *note = n == 0 && g->pictures && g->pictures->end_note
+                               ? g->pictures->end_note(pos, own)
+                               : "";
         if (n == 0)
             snprintf(rec->reason, sizeof rec->reason, "%s to move has no legal move%s",
                      side_name(g, g->side_to_move(pos)), note);

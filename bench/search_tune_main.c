@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     game_options_default(&o);
     o.board_size = size;
     /* Random setups where the game has them, else random plies. */
-    int setups = g->random_setup && g->random_setup(&o, 0);
+    int setups = game_random_setup(g, &o, 0);
     int random_plies = setups ? 0 : 4;
 
     char vbuf[512];
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < openings; k++) {
             uint64_t opening = (uint64_t)(first + k);
             if (setups)
-                g->random_setup(&o, opening);
+                game_random_setup(g, &o, opening);
             for (int sw = 0; sw < 2; sw++) {
                 int r = play(g, &o, test, ref, !sw, opening, random_plies, ms, nodes);
                 w += r == 2;

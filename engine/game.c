@@ -12,6 +12,21 @@ const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *
     return def;
 }
 
+int game_random_setup(const Game *g, GameOptions *o, uint64_t seed)
+{
+    return g->setup && g->setup->random_setup ? g->setup->random_setup(o, seed) : 0;
+}
+
+int game_has_setups(const Game *g)
+{
+    return g->setup && g->setup->random_setup;
+}
+
+int game_opening_plies(const Game *g)
+{
+    return g->setup ? g->setup->opening_plies : 0;
+}
+
 int game_move_text_normalise(const char *s, char *out, size_t len)
 {
     size_t j = 0;

@@ -6,6 +6,13 @@
  * everything `static` and exports exactly one `const Game game_<name>`.
  * engine/games.c is the one list of games.
  *
+ * The descriptor holds the rules core that every game implements, then
+ * optional capability blocks (search hints, playouts, an exact solver,
+ * pictures, tuning weights, match setup), each a pointer to a const struct
+ * that is NULL when the game lacks it.  What the search does differently
+ * for a game it reads from the game's declared SearchProfile, never from
+ * which hooks are present.  docs/design.md has the overview.
+ *
  * Positions are opaque byte blobs of `pos_size` bytes, owned by the caller
  * (so a search can keep a stack of them, or copy them).  A position is
  * self-contained: it may be copied with memcpy and holds everything the
@@ -73,6 +80,177 @@ typedef struct Option Option; /* options.h */
 
 typedef struct game Game;
 
+/*
+ * How alpha-beta shapes its tree for a game (GameSearch.profile): what the
+ * game declares, so that the search asks for a behaviour by name and never
+ * infers a game from the hooks it has.  A game without a search block gets
+ * SEARCH_PROFILE_PLAIN.  See docs/search.md for the techniques.
+ */
+enum {
+    LMR_TABLE, /* reductions from a table in log(depth) * log(move number) */
+    LMR_STEPS, /* 1 ply, 2 from move lmr_later on, 3 from the 25th at depth 8+ */
+};
+typedef struct SearchProfile {
+    /* Internal iterative reduction: a node the table has no move for is
+     * searched a ply shallower from this depth on (its ordering is a
+     * guess); 0 = off. */
+    int iir_depth;
+    /* Enhanced transposition cutoff at nodes of this depth or more that
+     * an irreversible move led to (reversible_plies 0): the children's
+     * table entries are looked up before any search; 0 = off. */
+    int etc_depth;
+    /* Late move reductions from move number lmr_late on (0 = the first),
+     * for quiet moves at depth 3 or more; lmr_style says how much
+     * (LMR_*), lmr_later is LMR_STEPS's second step. */
+    int lmr_late;
+    int lmr_later;
+    int lmr_style;
+    /* Non-zero: late move pruning, the quiet moves far down the order
+     * skipped in the last 3 plies off the principal variation. */
+    int lmp;
+} SearchProfile;
+
+#define SEARCH_PROFILE_PLAIN                                                                   \
+    {.iir_depth = 0, .etc_depth = 0, .lmr_late = 3, .lmr_later = 0, .lmr_style = LMR_TABLE,     \
+     .lmp = 1}
+
+/*
+ * Search hints (Game.search, optional): what lets alpha-beta do better than
+ * generate, make and evaluate.  Each member may be NULL on its own.
+ */
+typedef struct GameSearch {
+    SearchProfile profile;
+    /* Exactly the moves of gen_moves for which move_is_noisy is true,
+     * without enumerating the others; returns the count (room for
+     * max_moves).  With gen_quiet and move_legal, a search generates by
+     * stages; without: it filters gen_moves with move_is_noisy. */
+    int (*gen_noisy)(const void *pos, Move *moves);
+    /* The other moves of gen_moves (the quiet ones). */
+    int (*gen_quiet)(const void *pos, Move *moves);
+    /* Is m, any value, a legal move of pos?  Lets a search try a stored
+     * move before it generates anything. */
+    int (*move_legal)(const void *pos, Move m);
+    /* Static ordering hints for the n legal moves mv of pos into hint[],
+     * each 0 to 255, higher first (threats made or parried); alpha-beta's
+     * picker orders the noisy and the quiet moves by them, then by
+     * history.  NULL: history alone. */
+    void (*move_order)(const void *pos, const Move *mv, int n, int *hint);
+    /* Pruning in the last plies: alpha-beta asks it at the nodes of the
+     * last few plies (depth plies left, eval the evaluation of pos, the
+     * window alpha, beta) off the principal variation, and gets PRUNE_CUT
+     * (return eval: it stays at or above beta even after the opponent's
+     * next turn), PRUNE_QUIET (eval is so far below alpha that only the
+     * noisy moves and the first are searched) or PRUNE_NONE.  The game
+     * says where its evaluation does not see a threat. */
+    int (*prune)(const void *pos, int depth, int eval, int alpha, int beta);
+    /* Non-zero when the side to move's reply is forced (it must parry a
+     * single threat and has nothing stronger, like a check in chess), or
+     * when the node is one whose static evaluation is known to be
+     * unreliable (Morris: the first position of the moving phase).
+     * Alpha-beta extends such nodes by one ply (docs/search.md); Morris
+     * sets it during the placement and at its end (docs/rules-morris.md). */
+    int (*forced)(const void *pos);
+    /* The key the position will have after the legal move m, without
+     * making it, so that a search can fetch the child's table entry while
+     * it makes the move.  NULL: the caller makes the move and asks key. */
+    Key (*key_after)(const void *pos, Move m);
+    /* An upper bound on the plies the game can still last from pos; the
+     * alpha-beta search solves the position exactly when it is small (see
+     * docs/search.md).  NULL: unknown. */
+    int (*plies_left)(const void *pos);
+} GameSearch;
+
+/*
+ * Light playouts (Game.playout, optional), for MCTS: three ways of playing a
+ * random game out by the game's light policy, the fastest one the game has
+ * being used.  Each member may be NULL on its own; without the block, a
+ * playout picks uniformly among gen_moves.
+ */
+typedef struct GamePlayout {
+    /* A move for a playout, chosen from the n legal moves; rng is the
+     * caller's state. */
+    Move (*move)(const void *pos, const Move *moves, int n, uint64_t *rng);
+    /* One legal move chosen without a move list; MOVE_NONE only when
+     * there is no legal move. */
+    Move (*step)(const void *pos, uint64_t *rng);
+    /* Plays pos out, at most cap plies; returns the result, RESULT_NONE
+     * when the cap came first.  The last position is left in pos: whole
+     * when RESULT_NONE (to evaluate it), else its pieces and side to move
+     * only (to_fen reads it; its key and what make keeps may be stale).
+     * Only for games without repetitions and move rules. */
+    int (*run)(void *pos, uint64_t *rng, int cap);
+} GamePlayout;
+
+/*
+ * Exact solving (Game.solver, optional): the game's own solution of some or
+ * all positions (Fano: the whole game; Morris: the endgame tables).
+ */
+typedef struct GameSolver {
+    /* Builds, or starts building, what solve needs for positions of pos's
+     * game and options once pos is near them; cheap when there is nothing
+     * to do.  The engine calls it at isready and uginewgame and before
+     * each search or solve of a root position (the first use when isready
+     * was not sent); solve itself never starts anything.  Fano builds its
+     * tables here (a fraction of a second, once); Morris starts the
+     * endgame tables' build in a background thread of the lowest priority
+     * when pos is in the moving phase with at most 6 pieces a side. */
+    void (*prepare)(const void *pos);
+    /* The exact value of pos for the side to move and a best move.
+     * Returns 1 and fills *value (+N: win in N plies, -N: loss in N
+     * plies, 0 draw; VALUE_* below) and *best (MOVE_NONE if the game is
+     * over), or 0 if unknown (not solved, or the tables not built yet). */
+    int (*solve)(const void *pos, int *value, Move *best);
+} GameSolver;
+
+/*
+ * Pictures and words (Game.pictures, optional) for the match runner's demo
+ * and reports; without them the demo shows print() and reports say nothing
+ * more.  Each member may be NULL.
+ */
+typedef struct GamePictures {
+    /* The game's own picture for the demo, drawn from FENs (to_fen) so the
+     * last move can be marked.  fen is the position shown, prev the one
+     * before it and move the text of the move between them (both only for
+     * PICTURE_NOTE and _MOVE); ansi != 0 allows colour; tally is one side's
+     * GAME_TALLY counters of what its moves did, zero at the start.  part
+     * (PICTURE_* below) says what to write to out. */
+    void (*picture)(int part, const char *prev, const char *fen, const char *move, int *tally,
+                    int ansi, FILE *out);
+    /* A note on how the rules ended the game at pos, where the side to
+     * move has no legal move and result is the game's result(), appended
+     * to the runner's reason ("; the Throne is empty"). */
+    const char *(*end_note)(const void *pos, int result);
+} GamePictures;
+
+/*
+ * Tuning weights (Game.tuning, optional), for the tuner (engine/tune).
+ */
+typedef struct GameTuning {
+    /* The evaluation's live weight table: *w, one name each in *names,
+     * returns the count; writing w[i] changes evaluate() at once. */
+    int (*weights)(int **w, const char *const **names);
+    /* Writes such a table as the game's C source (NULL: none). */
+    void (*print_weights)(const int *w, const char *const *names, int n, FILE *out);
+} GameTuning;
+
+/*
+ * Match setup (Game.setup, optional): how the match runner and the tools
+ * make openings.  Without the block: none but the start position.
+ */
+typedef struct GameSetup {
+    /* Makes o a random start drawn from seed when the game has random
+     * setups under o's options; returns 1 if it did, 0 if not (o
+     * unchanged).  NULL: no random setups. */
+    int (*random_setup)(GameOptions *o, uint64_t seed);
+    /* Random plies that make an opening from a start position that is
+     * not a random setup (match --make-openings). */
+    int opening_plies;
+} GameSetup;
+
+/*
+ * The descriptor: the rules core that every game implements, then the
+ * optional capability blocks (NULL = the game lacks it).
+ */
 struct game {
     /* Name as UCI_Variant spells it: "morelli", "morris", "fano". */
     const char *name;
@@ -82,10 +260,13 @@ struct game {
     /* A true upper bound on the number of legal moves of any position of
      * this game under any options: the size of a caller's move array. */
     int max_moves;
-    /* Draw by repetition: a position (key) seen this many times in the game
-     * history is a draw; 0 = the game has no repetition rule (Morelli can
-     * never repeat). Fano: 2 (first repetition); Morris: 3. */
-    int repetition_count;
+    /* What reports and game records call the sides, p1 first ("Black",
+     * "White" in Morelli). */
+    const char *side_names[2];
+    /* The game's options (options.h): option_count of them, each with the
+     * GameOptions field its value lives in. */
+    const Option *options;
+    int option_count;
 
     /* Start position for the options. Returns 0, or -1 and a message in err. */
     int (*init)(void *pos, const GameOptions *opt, char *err, size_t errlen);
@@ -110,6 +291,16 @@ struct game {
      * a line formed, too few pieces, board full). Repetition and MoveRule
      * draws need the history: see past.h. */
     int (*result)(const void *pos);
+    /* Draw by repetition: a position (key) seen this many times in the game
+     * history is a draw; 0 = the game has no repetition rule (Morelli can
+     * never repeat). Fano: 2 (first repetition); Morris: 3. */
+    int repetition_count;
+    /* Plies since the last irreversible change (Morris removal counter),
+     * or -1 if the game never repeats.  Bounds the repetition scan and
+     * drives the MoveRule draw. May be NULL (= -1). */
+    int (*reversible_plies)(const void *pos);
+    /* Non-zero when the MoveRule option applies to this game. */
+    int uses_move_rule;
     /* Zobrist key kept incrementally, and the same computed from scratch
      * (tests compare them). */
     Key (*key)(const void *pos);
@@ -126,120 +317,23 @@ struct game {
      * MOVE_NONE. May be NULL: game_parse_move() then compares texts. */
     Move (*move_from_str)(const void *pos, const char *s);
 
-    /* A picture of the position; ansi != 0 allows colour escape codes. */
+    /* A picture of the position (`d`); ansi != 0 allows colour escape codes. */
     void (*print)(const void *pos, FILE *out, int ansi);
 
     /* Optional (NULL = use the generic one): leaf count at depth, with bulk
      * counting of the last ply when bulk != 0. */
     uint64_t (*perft)(void *pos, int depth, int bulk);
 
-    /* Optional (NULL when the game has none): moves for a playout, chosen
-     * by a light policy from the n legal moves; rng is the caller's state. */
-    Move (*playout_move)(const void *pos, const Move *moves, int n, uint64_t *rng);
-
-    /* Optional (NULL when the game is not solved): the exact value of pos
-     * for the side to move and a best move.  Returns 1 and fills *value
-     * (+N: win in N plies, -N: loss in N plies, 0 draw; VALUE_* below) and
-     * *best (MOVE_NONE if the game is over), or 0 if unknown. */
-    int (*solve)(const void *pos, int *value, Move *best);
-
-    /* Plies since the last irreversible change (Morris removal counter),
-     * or -1 if the game never repeats.  Bounds the repetition scan and
-     * drives the MoveRule draw. May be NULL (= -1). */
-    int (*reversible_plies)(const void *pos);
-    /* Non-zero when the MoveRule option applies to this game. */
-    int uses_move_rule;
-    /* Optional (NULL: callers filter gen_moves with move_is_noisy): exactly
-     * the moves of gen_moves for which move_is_noisy is true, without
-     * enumerating the others; returns the count (room for max_moves). */
-    int (*gen_noisy)(const void *pos, Move *moves);
-    /* Optional, with gen_noisy: the other moves of gen_moves (the quiet
-     * ones), so that a search can generate by stages. */
-    int (*gen_quiet)(const void *pos, Move *moves);
-    /* Optional (NULL: callers look m up in gen_moves): is m, any value, a
-     * legal move of pos?  Lets a search try a stored move before it
-     * generates anything. */
-    int (*move_legal)(const void *pos, Move m);
-    /* Optional (NULL: playouts generate the moves and use playout_move):
-     * one legal move for a light playout, chosen without a move list;
-     * MOVE_NONE only when there is no legal move. */
-    Move (*playout_step)(const void *pos, uint64_t *rng);
-    /* Optional (NULL: playouts go by playout_step or playout_move): plays
-     * pos out by the game's light policy, at most cap plies; returns the
-     * result, RESULT_NONE when the cap came first.  The last position is
-     * left in pos: whole when RESULT_NONE (to evaluate it), else its
-     * pieces and side to move only (to_fen reads it; its key and what make
-     * keeps may be stale).  Only for games without repetitions and move
-     * rules. */
-    int (*playout)(void *pos, uint64_t *rng, int cap);
-
-    /* The game's options (options.h): option_count of them, each with the
-     * GameOptions field its value lives in. */
-    const Option *options;
-    int option_count;
-
-    /* What reports and game records call the sides, p1 first ("Black",
-     * "White" in Morelli). */
-    const char *side_names[2];
-    /* Optional (NULL: none): a note on how the rules ended the game at pos,
-     * where the side to move has no legal move and result is the game's
-     * result(), appended to the runner's reason ("; the Throne is empty"). */
-    const char *(*end_note)(const void *pos, int result);
-    /* Optional (NULL: no random setups): makes o a random start drawn from
-     * seed when the game has random setups under o's options; returns 1 if
-     * it did, 0 if not (o unchanged). */
-    int (*random_setup)(GameOptions *o, uint64_t seed);
-    /* Random plies that make an opening from a start position that is not
-     * a random setup (match --make-openings). */
-    int opening_plies;
-    /* Optional (NULL: nothing to tune): the evaluation's live weight table
-     * for the tuner (engine/tune): *w, one name each in *names, returns the
-     * count; writing w[i] changes evaluate() at once.  print_weights (may be
-     * NULL) writes such a table as the game's C source. */
-    int (*weights)(int **w, const char *const **names);
-    void (*print_weights)(const int *w, const char *const *names, int n, FILE *out);
-    /* Optional (NULL: unknown): an upper bound on the plies the game can
-     * still last from pos; the alpha-beta search solves the position
-     * exactly when it is small (see docs/search.md). */
-    int (*plies_left)(const void *pos);
-    /* Optional (NULL: `match --demo` shows print()): the game's own picture
-     * for the demo, drawn from FENs (to_fen) so the last move can be marked.
-     * fen is the position shown, prev the one before it and move the text
-     * of the move between them (both only for PICTURE_NOTE and _MOVE);
-     * ansi != 0 allows colour; tally is one side's GAME_TALLY counters of
-     * what its moves did, zero at the start.  part (PICTURE_* below) says
-     * what to write to out. */
-    void (*picture)(int part, const char *prev, const char *fen, const char *move, int *tally,
-                    int ansi, FILE *out);
-    /* Optional (NULL: none): static ordering hints for the n legal moves
-     * mv of pos into hint[], each 0 to 255, higher first (threats made or
-     * parried); alpha-beta's picker orders the noisy and the quiet moves
-     * by them, then by history. */
-    void (*move_order)(const void *pos, const Move *mv, int n, int *hint);
-    /* Optional (NULL: no such pruning): alpha-beta asks it at the nodes
-     * of the last few plies (depth plies left, eval the evaluation of pos,
-     * the window alpha, beta) off the principal variation, and gets
-     * PRUNE_CUT (return eval: it stays at or above beta even after the
-     * opponent's next turn), PRUNE_QUIET (eval is so far below alpha that
-     * only the noisy moves and the first are searched) or PRUNE_NONE.
-     * The game says where its evaluation does not see a threat. */
-    int (*prune)(const void *pos, int depth, int eval, int alpha, int beta);
-    /* Optional (NULL: no extensions): non-zero when the side to move's
-     * reply is forced (it must parry a single threat and has nothing
-     * stronger, like a check in chess), so that a search may extend the
-     * node, or when the node is one whose static evaluation is known to
-     * be unreliable (Morris: the first position of the moving phase).
-     * Alpha-beta extends such nodes by one ply (docs/search.md); Morris
-     * sets it during the placement and at its end (docs/rules-morris.md). */
-    int (*forced)(const void *pos);
-    /* Optional (NULL: the caller makes the move and asks key): the key
-     * the position will have after the legal move m, without making it,
-     * so that a search can fetch the child's table entry while it makes
-     * the move. */
-    Key (*key_after)(const void *pos, Move m);
+    /* The capability blocks (NULL: the game lacks it; see each above). */
+    const GameSearch *search;
+    const GamePlayout *playout;
+    const GameSolver *solver;
+    const GamePictures *pictures;
+    const GameTuning *tuning;
+    const GameSetup *setup;
 };
 
-/* The parts of Game.picture: the board's size after the game's name in the
+/* The parts of GamePictures.picture: the board's size after the game's name in the
  * heading (" 13x13"); the start position with the legend; what the move
  * did, appended to its line (", captures e4"), added to tally; the position
  * with the move marked; tally in words, appended to the side's summary
@@ -247,7 +341,7 @@ struct game {
 enum { PICTURE_TITLE, PICTURE_START, PICTURE_NOTE, PICTURE_MOVE, PICTURE_TALLY, PICTURE_END };
 #define GAME_TALLY 4
 
-/* Game.prune's answers. */
+/* GameSearch.prune's answers. */
 enum { PRUNE_NONE, PRUNE_CUT, PRUNE_QUIET };
 
 /* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */
@@ -265,6 +359,13 @@ void game_move_str(const Game *g, const void *pos, Move m, char *buf, size_t len
  * out (len bytes, len > 0).  Returns its length, or -1 when it does not
  * fit (out then holds what fitted). */
 int game_move_text_normalise(const char *s, char *out, size_t len);
+/* GameSetup.random_setup of g into o, or 0 (o unchanged) when g has no
+ * random setups. */
+int game_random_setup(const Game *g, GameOptions *o, uint64_t seed);
+/* Non-zero when g has random setups (under some options). */
+int game_has_setups(const Game *g);
+/* GameSetup.opening_plies of g, 0 without the block. */
+int game_opening_plies(const Game *g);
 /* opt, or the default options (written into *def) when opt is NULL. */
 const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def);
 

@@ -125,22 +125,27 @@ static int cmd_uci(Session *e, char **tok, int n)
     return cmd_ugi_common(e, "uciok");
 }
 
-/* A game with a solver (Fano) builds its tables on the first solve() call,
- * which can take longer than a fast move: do it while the clock is not
- * running (uginewgame, or isready with no search), once per game. */
+/* A game with a solver prepares it (GameSolver.prepare: Fano builds its
+ * tables, which can take longer than a fast move; Morris starts its endgame
+ * tables' build in the background when the position is near them) while
+ * the clock is not running (uginewgame, or isready with no search), once
+ * per game.  The searches and `solve` prepare again before the first use. */
 static void warm_up(Session *e)
 {
     const Game *g = e->game;
-    if (!g->solve || e->warm_game == g || search_busy(e))
+    if (!g->solver || e->warm_game == g || search_busy(e))
         return;
-    if (g->result(e->pos) == RESULT_NONE) {
-        unsigned char pos[POS_MAX_BYTES];
-        int value;
-        Move best;
-        memcpy(pos, e->pos, g->pos_size);
-        (void)g->solve(pos, &value, &best);
-    }
+    if (g->result(e->pos) == RESULT_NONE && g->solver->prepare)
+        g->solver->prepare(e->pos);
     e->warm_game = g;
+}
+
+/* GameSolver.solve of pos, prepared first (its first use). */
+static int game_solve(const Game *g, const void *pos, int *value, Move *best)
+{
+    if (g->solver->prepare)
+        g->solver->prepare(pos);
+    return g->solver->solve(pos, value, best);
 }
 
 static int cmd_isready(Session *e, char **tok, int n)
@@ -555,7 +560,7 @@ static int solve_by_game(Session *e)
     Move best;
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     memcpy(pos, e->pos, g->pos_size);
-    if (!g->solve(pos, &value, &best)) {
+    if (!game_solve(g, pos, &value, &best)) {
         session_error(e, "solve: the value of this position is unknown");
         return UGI_ERROR;
     }
@@ -576,7 +581,7 @@ static int solve_by_game(Session *e)
         int known = 1;
         if (child_r != RESULT_NONE) {
             cv = units_value_back(units_result_value(child_r, me), 0);
-        } else if (g->solve(pos, &cv, &cb)) {
+        } else if (game_solve(g, pos, &cv, &cb)) {
             cv = units_value_back(cv, g->side_to_move(pos) != me);
         } else {
             known = 0;
@@ -675,7 +680,7 @@ static int cmd_solve(Session *e, char **tok, int n)
         }
         *(is_time ? &movetime : &nodes) = v;
     }
-    if (!g->solve && !g->plies_left) {
+    if (!g->solver && !(g->search && g->search->plies_left)) {
         session_error(e, "solve: %s has no solver", g->name);
         return UGI_ERROR;
     }
@@ -686,7 +691,7 @@ static int cmd_solve(Session *e, char **tok, int n)
         say(e, "Result: %s", result_word(r));
         return UGI_OK;
     }
-    if (g->solve)
+    if (g->solver)
         return solve_by_game(e);
     /* Solved by search, on the search thread: stop, isready and quit are
      * answered meanwhile. */

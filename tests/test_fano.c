@@ -132,7 +132,7 @@ static void test_first_moves(void **state)
         if (!strcmp(name, "start")) {
             int v;
             Move best;
-            assert_int_equal(G->solve(pos, &v, &best), 1);
+            assert_int_equal(G->solver->solve(pos, &v, &best), 1);
             assert_string_equal(value_class(v), want);
             assert_true(best != MOVE_NONE);
             continue;
@@ -205,7 +205,7 @@ static void random_position(void *pos, uint64_t *rng)
     unsigned char undo[UNDO_MAX_BYTES];
     for (int i = 0; i < plies && G->result(pos) == RESULT_NONE; i++) {
         int n = G->gen_moves(pos, moves);
-        Move m = rng_below(rng, 8) ? G->playout_move(pos, moves, n, rng)
+        Move m = rng_below(rng, 8) ? G->playout->move(pos, moves, n, rng)
                                    : moves[rng_below(rng, (uint32_t)n)];
         G->make(pos, m, undo);
     }
@@ -222,7 +222,7 @@ static void test_solver_against_search(void **state)
         random_position(pos, &rng);
         int v;
         Move best;
-        assert_int_equal(G->solve(pos, &v, &best), 1);
+        assert_int_equal(G->solver->solve(pos, &v, &best), 1);
         if (v > 0) {
             int n = VALUE_WIN - v;
             assert_in_range(n, 0, 200);
@@ -265,7 +265,7 @@ static void test_solver_moves_keep_value(void **state)
         random_position(pos, &rng);
         int v, v2;
         Move best;
-        assert_int_equal(G->solve(pos, &v, &best), 1);
+        assert_int_equal(G->solver->solve(pos, &v, &best), 1);
         if (G->result(pos) != RESULT_NONE) {
             assert_true(best == MOVE_NONE);
             assert_true(v == VALUE_WIN || v == -VALUE_WIN);
@@ -282,7 +282,7 @@ static void test_solver_moves_keep_value(void **state)
         /* The chosen move: the successor's value mirrors ours, one ply
          * nearer the end; a draw stays a draw. */
         G->make(pos, best, undo);
-        assert_int_equal(G->solve(pos, &v2, &best), 1);
+        assert_int_equal(G->solver->solve(pos, &v2, &best), 1);
         if (v > 0)
             assert_int_equal(v2, -(v + 1));
         else if (v < 0)
@@ -331,13 +331,13 @@ static void test_solver_symmetries(void **state)
         G->to_fen(pos, fen, sizeof fen);
         int v, w;
         Move best;
-        assert_int_equal(G->solve(pos, &v, &best), 1);
+        assert_int_equal(G->solver->solve(pos, &v, &best), 1);
         decided += v != 0;
         const int *maps[3] = {turn, mirror, same};
         for (int t = 0; t < 4; t++) {
             transform_fen(fen, fen2, sizeof fen2, maps[t % 3], t >= 2);
             load(img, fen2);
-            assert_int_equal(G->solve(img, &w, &best), 1);
+            assert_int_equal(G->solver->solve(img, &w, &best), 1);
             if (v != w)
                 fail_msg("%s: %d but %s: %d", fen, v, fen2, w);
         }
@@ -353,7 +353,7 @@ static void test_solver_outside(void **state)
     load(pos, "C/T/././././. w");
     int v = 12345;
     Move best = 1;
-    assert_int_equal(G->solve(pos, &v, &best), 0);
+    assert_int_equal(G->solver->solve(pos, &v, &best), 0);
     Move moves[64];
     int values[64];
     assert_int_equal(fano_solve_moves(pos, moves, values, 64), -1);

@@ -57,9 +57,9 @@ static void check_playout(const void *pos, Move *list, uint64_t *rng, int cap, C
     memcpy(a, pos, G->pos_size);
     memcpy(b, pos, G->pos_size);
     uint64_t ra = rng_next(rng), rb = ra;
-    int res = G->playout(a, &ra, cap);
+    int res = G->playout->run(a, &ra, cap);
     for (int ply = 0; ply < cap; ply++) {
-        Move m = G->playout_step(b, &rb);
+        Move m = G->playout->step(b, &rb);
         if (m == MOVE_NONE)
             break;
         int n = G->gen_moves(b, list);
@@ -88,7 +88,7 @@ static void check_playout(const void *pos, Move *list, uint64_t *rng, int cap, C
 static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rng, Counts *k)
 {
     int n = G->gen_moves(pos, all);
-    int nn = G->gen_noisy(pos, noisy);
+    int nn = G->search->gen_noisy(pos, noisy);
     assert_true(nn >= 0 && nn <= n);
     qsort(all, (size_t)n, sizeof *all, cmp_move);
     qsort(noisy, (size_t)nn, sizeof *noisy, cmp_move);
@@ -107,31 +107,31 @@ static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rn
     }
     assert_int_equal(j, nn); /* nothing more than the noisy moves */
     /* gen_quiet: the rest, exactly */
-    int nq = G->gen_quiet(pos, noisy);
+    int nq = G->search->gen_quiet(pos, noisy);
     assert_int_equal(nq, n - nn);
     qsort(noisy, (size_t)nq, sizeof *noisy, cmp_move);
     for (int i = 0, q = 0; i < n; i++)
         if (!G->move_is_noisy(pos, all[i]))
             assert_true(q < nq && noisy[q++] == all[i]);
     for (int i = 0; i < n; i++) {
-        assert_true(G->move_legal(pos, all[i]));
+        assert_true(G->search->move_legal(pos, all[i]));
         /* one bit flipped: legal only if that move is in the list too */
         Move m = all[i] ^ ((Move)1 << rng_below(rng, 32));
-        assert_int_equal(G->move_legal(pos, m) != 0, in_list(all, n, m));
+        assert_int_equal(G->search->move_legal(pos, m) != 0, in_list(all, n, m));
         k->probes++;
     }
     for (int i = 0; i < 8; i++) {
         Move m = (Move)rng_next(rng);
         if (i & 1)
             m &= 0x0100FFFFu; /* plausible cells, maybe the enthrone bit */
-        assert_int_equal(G->move_legal(pos, m) != 0, in_list(all, n, m));
+        assert_int_equal(G->search->move_legal(pos, m) != 0, in_list(all, n, m));
         k->probes++;
     }
     if (n > 0)
         for (int i = 0; i < 4; i++)
-            assert_true(in_list(all, n, G->playout_step(pos, rng)));
+            assert_true(in_list(all, n, G->playout->step(pos, rng)));
     else
-        assert_int_equal(G->playout_step(pos, rng), MOVE_NONE);
+        assert_int_equal(G->playout->step(pos, rng), MOVE_NONE);
     /* a whole playout from one position in 16, capped or not */
     if ((k->positions & 15) == 0)
         check_playout(pos, noisy, rng, rng_below(rng, 2) ? 1000 : 1 + (int)rng_below(rng, 40), k);
@@ -156,11 +156,11 @@ static void check_derived(const void *pos, const GameOptions *opt)
 static void test_generators_agree(void **state)
 {
     (void)state;
-    assert_non_null(G->gen_noisy);
-    assert_non_null(G->gen_quiet);
-    assert_non_null(G->move_legal);
-    assert_non_null(G->playout_step);
-    assert_non_null(G->playout);
+    assert_non_null(G->search->gen_noisy);
+    assert_non_null(G->search->gen_quiet);
+    assert_non_null(G->search->move_legal);
+    assert_non_null(G->playout->step);
+    assert_non_null(G->playout->run);
     unsigned char pos[POS_MAX_BYTES], prev[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     Move *all = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *noisy = malloc(sizeof(Move) * (size_t)G->max_moves);
@@ -193,7 +193,7 @@ static void test_generators_agree(void **state)
                 int n = G->gen_moves(pos, pick);
                 if (n == 0)
                     break;
-                int nn = G->gen_noisy(pos, noisy);
+                int nn = G->search->gen_noisy(pos, noisy);
                 Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
                                                          : pick[rng_below(&rng, (uint32_t)n)];
                 memcpy(prev, pos, G->pos_size);

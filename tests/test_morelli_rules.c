@@ -200,7 +200,7 @@ static int check_line(Case *c, char *line)
         G->to_fen(pos, fen, sizeof fen);
         char before = throne_char(fen);
         for (int i = 0; i < 200; i++) {
-            Move m = G->playout_move(pos, moves, n, &rng);
+            Move m = G->playout->move(pos, moves, n, &rng);
             G->make(pos, m, undo);
             G->to_fen(pos, fen, sizeof fen);
             hits += throne_char(fen) != before;

@@ -108,7 +108,7 @@ static void test_endings_found(void **state)
     assert_true(sizes[9] >= 3 && sizes[11] >= 3 && sizes[13] >= 3);
 }
 
-/* The value of the move of p written text, for its player, as Game.solve
+/* The value of the move of p written text, for its player, as GameSolver.solve
  * gives values, by the plain solver. */
 static int plain_move_value(const MgPos *p, const char *text)
 {
@@ -127,7 +127,7 @@ static int plain_move_value(const MgPos *p, const char *text)
     return 0;
 }
 
-/* "win in N plies", "loss in N plies" or "draw" as a Game.solve value. */
+/* "win in N plies", "loss in N plies" or "draw" as a GameSolver.solve value. */
 static int parse_value(const char *s)
 {
     int k;
@@ -252,7 +252,7 @@ static void test_values_agree(void **state)
                 G->to_fen(pos, fens[len++], FEN_MAX);
                 if (G->result(pos) != RESULT_NONE)
                     break;
-                G->make(pos, G->playout_step(pos, &rng), undo);
+                G->make(pos, G->playout->step(pos, &rng), undo);
             }
             int back = back_lo + (int)rng_below(&rng, (uint32_t)(back_hi - back_lo + 1));
             if (len <= back + 1)

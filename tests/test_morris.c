@@ -4,7 +4,7 @@
  * random games under every option set (unmake, incremental key, piece
  * counts, move texts, the staged generators, move_legal and the ordering
  * hints against gen_moves), blockades the search must play for or avoid
- * (tests/data/morris_blockade.txt), the positions Game.forced marks for
+ * (tests/data/morris_blockade.txt), the positions GameSearch.forced marks for
  * an extension (tests/data/morris_forced.txt), and the endgame tables
  * (tests/data/morris_egtb.txt): for each option set, random positions whose
  * table value must agree with the values of their children (one step of
@@ -186,23 +186,23 @@ static void check_generators(const void *pos, Move *all, int n, uint64_t *rng)
     Move part[960];
     int hint[960];
     qsort(all, (size_t)n, sizeof *all, cmp_move);
-    int nn = G->gen_noisy(pos, part);
-    int nq = G->gen_quiet(pos, part + nn);
+    int nn = G->search->gen_noisy(pos, part);
+    int nq = G->search->gen_quiet(pos, part + nn);
     assert_int_equal(nn + nq, n);
     for (int i = 0; i < nn + nq; i++)
         assert_int_equal(G->move_is_noisy(pos, part[i]) != 0, i < nn);
     qsort(part, (size_t)n, sizeof *part, cmp_move);
     assert_memory_equal(part, all, (size_t)n * sizeof *all);
-    G->move_order(pos, all, n, hint);
+    G->search->move_order(pos, all, n, hint);
     for (int i = 0; i < n; i++) {
         assert_in_range(hint[i], 0, 255);
-        assert_true(G->move_legal(pos, all[i]));
+        assert_true(G->search->move_legal(pos, all[i]));
         Move m = all[i] ^ ((Move)1 << rng_below(rng, 32));
         int listed = bsearch(&m, all, (size_t)n, sizeof m, cmp_move) != NULL;
-        assert_int_equal(G->move_legal(pos, m) != 0, listed);
+        assert_int_equal(G->search->move_legal(pos, m) != 0, listed);
     }
     Move r = (Move)rng_next(rng) & 0x7FFFu;
-    assert_int_equal(G->move_legal(pos, r) != 0,
+    assert_int_equal(G->search->move_legal(pos, r) != 0,
                      bsearch(&r, all, (size_t)n, sizeof r, cmp_move) != NULL);
 }
 
@@ -329,7 +329,7 @@ static void test_eval_policy_key(void **state)
     int n = G->gen_moves(a, moves);
     uint64_t rng = 1;
     for (int i = 0; i < 50; i++) {
-        Move m = G->playout_move(a, moves, n, &rng);
+        Move m = G->playout->move(a, moves, n, &rng);
         assert_true(G->move_is_noisy(a, m));
     }
     load(a, &o, "3/3/3/6/3/3/3 w 9 9 0");
@@ -399,12 +399,12 @@ static void test_blockades(void **state)
     assert_true(n >= 12);
 }
 
-/* tests/data/morris_forced.txt: the nodes Game.forced asks alpha-beta to
+/* tests/data/morris_forced.txt: the nodes GameSearch.forced asks alpha-beta to
  * extend, after each move of a sequence and back after each unmake. */
 static void test_forced(void **state)
 {
     (void)state;
-    assert_non_null(G->forced);
+    assert_non_null(G->search->forced);
     FILE *fp = td_open("morris_forced.txt");
     char line[512], *f[TD_MAXF];
     int nf, n = 0;
@@ -419,7 +419,7 @@ static void test_forced(void **state)
         load(pos, &o, f[2]);
         char fen0[256], fen1[256];
         G->to_fen(pos, fen0, sizeof fen0);
-        seen[0] = G->forced(pos) != 0;
+        seen[0] = G->search->forced(pos) != 0;
         if (seen[0] != atoi(f[3]))
             fail_msg("%s: forced %d at the FEN, want %s", f[0], seen[0], f[3]);
         const char *want = f[5]; /* one 0/1 a move */
@@ -433,7 +433,7 @@ static void test_forced(void **state)
                 fail_msg("%s: move %s is not legal", f[0], t);
             G->make(pos, m, undo[k]);
             played[k++] = m;
-            seen[k] = G->forced(pos) != 0;
+            seen[k] = G->search->forced(pos) != 0;
             if (k > nwant || seen[k] != want[k - 1] - '0')
                 fail_msg("%s: forced %d after %s, want %c", f[0], seen[k], t,
                          k > nwant ? '?' : want[k - 1]);
@@ -443,9 +443,9 @@ static void test_forced(void **state)
         while (k > 0) {
             k--;
             G->unmake(pos, played[k], undo[k]);
-            if ((G->forced(pos) != 0) != seen[k])
+            if ((G->search->forced(pos) != 0) != seen[k])
                 fail_msg("%s: forced %d after unmaking move %d, want %d", f[0],
-                         G->forced(pos) != 0, k + 1, seen[k]);
+                         G->search->forced(pos) != 0, k + 1, seen[k]);
         }
         G->to_fen(pos, fen1, sizeof fen1);
         assert_string_equal(fen0, fen1);
@@ -587,7 +587,7 @@ static void check_set(char **f, int nf)
         check_bellman(pos, v, fen);
         int sv;
         Move best;
-        assert_int_equal(G->solve(pos, &sv, &best), 1);
+        assert_int_equal(G->solver->solve(pos, &sv, &best), 1);
         assert_int_equal(sv, v);
         decided += v != 0;
         /* The plain search sees exactly the values within its depth. */
@@ -611,7 +611,7 @@ static void check_value(char **f, int nf)
     load(pos, &o, f[1]);
     int v;
     Move best;
-    if (!G->solve(pos, &v, &best))
+    if (!G->solver->solve(pos, &v, &best))
         fail_msg("%s: no value", f[1]);
     char want[64], got[64];
     snprintf(want, sizeof want, "%s", f[2]);
@@ -667,7 +667,7 @@ static void test_no_memory(void **state)
     int v;
     Move best;
     assert_int_equal(morris_egtb_probe(pos, &v), 0);
-    assert_int_equal(G->solve(pos, &v, &best), 0);
+    assert_int_equal(G->solver->solve(pos, &v, &best), 0);
     assert_int_equal(G->evaluate(pos), ev);
     morris_egtb_set_limit(old);
 }

@@ -111,10 +111,10 @@ static void test_fano_solver_agrees(void **state)
     game_options_default(&opt);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     char err[256];
-    if (!fano->solve || fano->init(pos, &opt, err, sizeof err) != 0)
+    if (!fano->solver || fano->init(pos, &opt, err, sizeof err) != 0)
         return; /* not written yet */
     Game nosolve = *fano;
-    nosolve.solve = NULL;
+    nosolve.solver = NULL;
     Move moves[64];
     uint64_t seed = 4242;
     int checked = 0, want = td_sanitized() ? 3 : 12;
@@ -127,7 +127,7 @@ static void test_fano_solver_agrees(void **state)
         }
         int v;
         Move best;
-        if (fano->result(pos) != RESULT_NONE || !fano->solve(pos, &v, &best) || v == 0)
+        if (fano->result(pos) != RESULT_NONE || !fano->solver->solve(pos, &v, &best) || v == 0)
             continue;
         int a = v < 0 ? -v : v;
         int n_plies = a > VALUE_WIN / 2 ? VALUE_WIN - a : a;
@@ -234,7 +234,7 @@ static void test_real_game_determinism(void **state)
         if (g->init(pos, &opt, err, sizeof err) != 0 || g->result(pos) != RESULT_NONE)
             continue;
         Game plain = *g; /* search, not the solver */
-        plain.solve = NULL;
+        plain.solver = NULL;
         SearchLimits lim;
         search_limits_init(&lim);
         lim.depth = g == &game_morelli ? 3 : 6;

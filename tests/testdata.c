@@ -180,10 +180,10 @@ void td_play_checked(const Game *g, void *pos, Move m)
     game_move_str(g, pos, m, text, sizeof text);
     assert_true(game_parse_move(g, pos, text) == m);
     memcpy(copy, pos, g->pos_size);
-    Key after = g->key_after ? g->key_after(pos, m) : 0;
+    Key after = g->search && g->search->key_after ? g->search->key_after(pos, m) : 0;
     g->make(pos, m, undo);
     assert_true(g->key(pos) == g->key_from_scratch(pos));
-    if (g->key_after)
+    if (g->search && g->search->key_after)
         assert_true(g->key(pos) == after);
     g->unmake(pos, m, undo);
     assert_memory_equal(pos, copy, g->pos_size);

@@ -499,12 +499,25 @@ static uint64_t fano_perft(void *vp, int depth, int bulk)
     return perft_rec(p, km, depth, bulk);
 }
 
+static const GamePlayout fano_playout = {
+    .move = fano_playout_move,
+};
+
+static const GameSolver fano_solver = {
+    .prepare = fano_prepare,
+    .solve = fano_solve,
+};
+
+static const GameSetup fano_setup = {
+    .opening_plies = 2,
+};
+
 const Game game_fano = {
     .name = "fano",
     .pos_size = sizeof(FanoPos),
     .undo_size = sizeof(Undo),
     .max_moves = FANO_MAX_MOVES,
-    .repetition_count = 2,
+    .side_names = {"White", "Black"},
     .init = fano_init,
     .from_fen = fano_from_fen,
     .to_fen = fano_to_fen,
@@ -513,6 +526,9 @@ const Game game_fano = {
     .unmake = fano_unmake,
     .side_to_move = fano_stm,
     .result = fano_result,
+    .repetition_count = 2,
+    .reversible_plies = NULL, /* scan the whole history */
+    .uses_move_rule = 0,
     .key = fano_key,
     .key_from_scratch = fano_key_scratch,
     .evaluate = fano_evaluate,
@@ -521,10 +537,8 @@ const Game game_fano = {
     .move_from_str = fano_move_from_str,
     .print = fano_print,
     .perft = fano_perft,
-    .playout_move = fano_playout_move,
-    .solve = fano_solve,
-    .reversible_plies = NULL, /* scan the whole history */
-    .uses_move_rule = 0,
-    .side_names = {"White", "Black"},
-    .opening_plies = 2,
+    .search = NULL,
+    .playout = &fano_playout,
+    .solver = &fano_solver,
+    .setup = &fano_setup,
 };

@@ -29,5 +29,7 @@ void fano_apply(FanoPos *p, Move m);
 int fano_result(const void *pos);
 Key fano_key_compute(const FanoPos *p);
 int fano_solve(const void *pos, int *value, Move *best);
+/* GameSolver.prepare: the solver's build (fano_solver_init), once. */
+void fano_prepare(const void *pos);
 
 #endif

@@ -362,6 +362,12 @@ int fano_solver_init(long *positions, double *ms)
     return solver_ok ? 0 : -1;
 }
 
+void fano_prepare(const void *pos)
+{
+    (void)pos;
+    (void)fano_solver_init(NULL, NULL);
+}
+
 /* Stored value to the VALUE_* scale. */
 static int value_of(int v)
 {

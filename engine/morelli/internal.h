@@ -47,7 +47,7 @@ static inline int placement_side(int count, int pairs)
 /* make.c */
 void mo_make(MoPos *p, Move m, MoUndo *u);
 void mo_unmake(MoPos *p, Move m, const MoUndo *u);
-/* The key of p after the legal move m (Game.key_after), p unchanged. */
+/* The key of p after the legal move m (GameSearch.key_after), p unchanged. */
 Key mo_key_after(const MoPos *p, Move m);
 /* Perft's make and unmake: the same make keeping only what the move
  * generator reads (stones, side to move, Throne, stone count, line masks,

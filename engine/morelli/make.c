@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------------
- * The key after a move, from the position before it (Game.key_after: the
+ * The key after a move, from the position before it (GameSearch.key_after: the
  * search fetches the child's table entry with it while it makes the
  * move).  A placement's make uses placement_key; a slide's computes the
  * same as slide_key in its one loop over the captures (measured 1% fewer

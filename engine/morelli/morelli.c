@@ -232,7 +232,7 @@ static int mo_plies_left(const void *pos)
     return p->c.bsum[0] + p->c.bsum[1] - mo_tables(p)->least_bsum;
 }
 
-/* Alpha-beta's shallow pruning (Game.prune) one and two plies above the
+/* Alpha-beta's shallow pruning (GameSearch.prune) one and two plies above the
  * horizon, 100 a ply: a cut when the evaluation stays that far above beta,
  * only the noisy moves when it is that far below alpha.  Never where the
  * band steps left bound the game to 8 plies or fewer: a quiet move can win
@@ -371,12 +371,45 @@ static const Option mo_options[] = {
     {"BoardSize", OPTION_SPIN, 13, 9, 13, NULL, board_sizes, offsetof(GameOptions, board_size)},
 };
 
+static const GameSearch mo_search = {
+    .profile = SEARCH_PROFILE_PLAIN,
+    .gen_noisy = mo_gen_noisy,
+    .gen_quiet = mo_gen_quiet,
+    .move_legal = mo_move_legal,
+    .prune = mo_prune,
+    .key_after = mo_key_after_v,
+    .plies_left = mo_plies_left,
+};
+
+static const GamePlayout mo_playout = {
+    .move = morelli_playout_move,
+    .step = morelli_playout_step,
+    .run = morelli_playout,
+};
+
+static const GamePictures mo_pictures = {
+    .picture = morelli_picture,
+    .end_note = mo_end_note,
+};
+
+static const GameTuning mo_tuning = {
+    .weights = morelli_weight_table,
+    .print_weights = morelli_print_weights,
+};
+
+static const GameSetup mo_setup = {
+    .random_setup = mo_random_setup,
+    .opening_plies = 4,
+};
+
 const Game game_morelli = {
     .name = "morelli",
     .pos_size = sizeof(MoPos),
     .undo_size = sizeof(MoUndo),
     .max_moves = MORELLI_MAX_MOVES,
-    .repetition_count = 0,
+    .side_names = {"Black", "White"},
+    .options = mo_options,
+    .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
     .init = mo_init,
     .from_fen = mo_from_fen,
     .to_fen = mo_to_fen,
@@ -385,6 +418,9 @@ const Game game_morelli = {
     .unmake = mo_unmake_v,
     .side_to_move = mo_side_to_move,
     .result = mo_result,
+    .repetition_count = 0,
+    .reversible_plies = NULL,
+    .uses_move_rule = 0,
     .key = mo_key,
     .key_from_scratch = mo_key_from_scratch,
     .evaluate = morelli_evaluate,
@@ -393,25 +429,10 @@ const Game game_morelli = {
     .move_from_str = mo_move_from_str,
     .print = mo_print,
     .perft = mo_perft,
-    .playout_move = morelli_playout_move,
-    .solve = NULL,
-    .reversible_plies = NULL,
-    .uses_move_rule = 0,
-    .gen_noisy = mo_gen_noisy,
-    .gen_quiet = mo_gen_quiet,
-    .move_legal = mo_move_legal,
-    .playout_step = morelli_playout_step,
-    .playout = morelli_playout,
-    .options = mo_options,
-    .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
-    .side_names = {"Black", "White"},
-    .end_note = mo_end_note,
-    .random_setup = mo_random_setup,
-    .opening_plies = 4,
-    .weights = morelli_weight_table,
-    .print_weights = morelli_print_weights,
-    .plies_left = mo_plies_left,
-    .prune = mo_prune,
-    .key_after = mo_key_after_v,
-    .picture = morelli_picture,
+    .search = &mo_search,
+    .playout = &mo_playout,
+    .solver = NULL,
+    .pictures = &mo_pictures,
+    .tuning = &mo_tuning,
+    .setup = &mo_setup,
 };

@@ -231,7 +231,7 @@ int morris_has_move(const Pos *p)
 }
 
 /*
- * Game.forced: during the placement, while the side to move still has
+ * GameSearch.forced: during the placement, while the side to move still has
  * FORCED_HAND pieces or more to place, the opponent threatens exactly one
  * mill for its next turn (one empty point completing a line of two of its
  * pieces that it can fill: with a piece in hand, by flying, or by a step
@@ -387,12 +387,47 @@ static const Option morris_options[] = {
     {"MoveRule", OPTION_SPIN, 100, 0, 100000, NULL, NULL, offsetof(GameOptions, move_rule)},
 };
 
+/* Morris's search profile: with its ordering hints the first moves are
+ * the good ones far more often than in the other games, so it reduces from
+ * the third move by small steps and prunes none; the placement transposes
+ * all the time (ETC, and IIR where the table has no move). */
+static const GameSearch morris_search = {
+    .profile = {.iir_depth = 4, .etc_depth = 3, .lmr_late = 2, .lmr_later = 4,
+                .lmr_style = LMR_STEPS, .lmp = 0},
+    .gen_noisy = morris_gen_noisy,
+    .gen_quiet = morris_gen_quiet,
+    .move_legal = morris_move_legal,
+    .move_order = morris_move_order,
+    .prune = morris_prune,
+    .forced = morris_forced,
+};
+
+static const GamePlayout morris_playout = {
+    .move = morris_playout_move,
+};
+
+static const GameSolver morris_solver = {
+    .prepare = morris_prepare,
+    .solve = morris_solve,
+};
+
+static const GameTuning morris_tuning = {
+    .weights = morris_weight_table,
+    .print_weights = morris_print_weights,
+};
+
+static const GameSetup morris_setup = {
+    .opening_plies = 4,
+};
+
 const Game game_morris = {
     .name = "morris",
     .pos_size = sizeof(Pos),
     .undo_size = sizeof(Undo),
     .max_moves = MORRIS_MAX_MOVES,
-    .repetition_count = 3,
+    .side_names = {"White", "Black"},
+    .options = morris_options,
+    .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
     .init = morris_init,
     .from_fen = morris_from_fen,
     .to_fen = morris_to_fen,
@@ -401,6 +436,9 @@ const Game game_morris = {
     .unmake = morris_unmake,
     .side_to_move = morris_stm,
     .result = morris_result,
+    .repetition_count = 3,
+    .reversible_plies = morris_reversible,
+    .uses_move_rule = 1,
     .key = morris_key,
     .key_from_scratch = morris_key_scratch,
     .evaluate = morris_evaluate,
@@ -409,20 +447,9 @@ const Game game_morris = {
     .move_from_str = morris_move_from_str,
     .print = morris_print,
     .perft = morris_perft,
-    .playout_move = morris_playout_move,
-    .solve = morris_solve,
-    .reversible_plies = morris_reversible,
-    .uses_move_rule = 1,
-    .gen_noisy = morris_gen_noisy,
-    .gen_quiet = morris_gen_quiet,
-    .move_legal = morris_move_legal,
-    .move_order = morris_move_order,
-    .prune = morris_prune,
-    .forced = morris_forced,
-    .options = morris_options,
-    .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
-    .side_names = {"White", "Black"},
-    .opening_plies = 4,
-    .weights = morris_weight_table,
-    .print_weights = morris_print_weights,
+    .search = &morris_search,
+    .playout = &morris_playout,
+    .solver = &morris_solver,
+    .tuning = &morris_tuning,
+    .setup = &morris_setup,
 };

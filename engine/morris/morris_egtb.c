@@ -504,9 +504,12 @@ static void *background(void *arg)
 /* In or near the tables (moving phase, at most 6 pieces a side): build
  * them in a background thread, once, so that they are there when the game
  * gets in; meanwhile everything goes on without them.  (A build on the
- * spot would hold a timed search up for the whole build.) */
-static void maybe_start(const Pos *p)
+ * spot would hold a timed search up for the whole build.)  The engine
+ * calls it (GameSolver.prepare) at isready and before each search or
+ * solve; morris_solve never starts it. */
+void morris_prepare(const void *vp)
 {
+    const Pos *p = vp;
     EgSet *S = &sets[p->diag][p->flying];
     if ((p->hand[0] | p->hand[1]) || popcnt(p->bb[0]) > 6 || popcnt(p->bb[1]) > 6 ||
         atomic_load(&S->ready) >= EG_MAX || S->failed || atomic_exchange(&S->started, 1))
@@ -539,7 +542,6 @@ int morris_solve(const void *vp, int *value, Move *best)
     /* The children stay within the tables built with T(m,o) (the groups
      * are built in the order of their captures). */
     if ((p->hand[0] | p->hand[1]) || !eg_holds(atomic_load(&sets[p->diag][p->flying].ready), m, o)) {
-        maybe_start(p);
         return 0;
     }
     Move mv[MORRIS_MAX_MOVES];

@@ -412,7 +412,7 @@ int morris_evaluate(const void *vp)
 }
 
 /*
- * Ordering hints (Game.move_order): threats.  A turn that puts a piece on
+ * Ordering hints (GameSearch.move_order): threats.  A turn that puts a piece on
  * the point where the opponent would close a mill (a block), that leaves a
  * line of two of ours with an empty third point we can reach next turn (a
  * threat: a piece stepping out of a mill it can close again is one), or
@@ -528,7 +528,7 @@ void morris_move_order(const void *vp, const Move *mv, int n, int *hint)
 }
 
 /*
- * Pruning in the last plies (Game.prune).  A cut when the evaluation stays
+ * Pruning in the last plies (GameSearch.prune).  A cut when the evaluation stays
  * PRUNE_UP a ply above beta, and PRUNE_THREAT more when the opponent could
  * close a mill next turn; only the noisy moves in the last three plies when
  * it is PRUNE_DOWN a ply below alpha.  Neither when the side to move has at

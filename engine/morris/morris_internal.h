@@ -252,5 +252,8 @@ Move morris_playout_move(const void *pos, const Move *moves, int n, uint64_t *rn
 #define MORRIS_EGTB_SCORE 20000
 int morris_egtb_eval(const Pos *p, int *score);
 int morris_solve(const void *pos, int *value, Move *best);
+/* GameSolver.prepare: starts the tables' build for pos's rules in the
+ * background when pos is in or near them. */
+void morris_prepare(const void *pos);
 
 #endif

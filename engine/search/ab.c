@@ -55,8 +55,8 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     int best = stand;
     Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
     int k = 0;
-    if (g->gen_noisy) {
-        k = g->gen_noisy(t->pos, mv);
+    if (g->search && g->search->gen_noisy) {
+        k = g->search->gen_noisy(t->pos, mv);
     } else {
         int n = g->gen_moves(t->pos, mv);
         for (int i = 0; i < n; i++)
@@ -117,8 +117,8 @@ static inline int lmr_reduction(int depth, int i)
     return lmr_table[depth < 63 ? depth : 63][i < 63 ? i : 63];
 }
 
-/* Enhanced transposition cutoff, for a game with ordering hints (Morris),
- * at a node of depth ETC_DEPTH or more off the principal variation that an
+/* Enhanced transposition cutoff, for a game whose profile asks for it
+ * (Morris), at a node of depth etc_depth or more off the principal variation that an
  * irreversible move led to (Game.reversible_plies 0: in Morris the
  * placement, where every move is one): each child reached by an
  * irreversible move (no repetition or move-rule draw can depend on the
@@ -127,7 +127,6 @@ static inline int lmr_reduction(int depth, int i)
  * of depth - 1 or more, or a proven one) ends the node without a search.  Placements transpose all the time, so the entry
  * of a position reached in another order often answers.  Returns 1 and the
  * value in *score, which is also stored. */
-#define ETC_DEPTH 3
 static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score)
 {
     const Game *g = t->g;
@@ -167,9 +166,14 @@ static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score
     return 0;
 }
 
+/* The profile of the game (SearchProfile in game.h). */
+static const SearchProfile profile_plain = SEARCH_PROFILE_PLAIN;
+
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
 {
     const Game *g = t->g;
+    const GameSearch *gs = g->search;
+    const SearchProfile *sp = gs ? &gs->profile : &profile_plain;
     SearchCtx *c = t->c;
 
     /* Step 1. Stop, game over, path draw, horizon. */
@@ -180,10 +184,10 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         t->horizon++;
         return ab_eval(t);
     }
-    /* A node the game marks (Game.forced: a reply forced by a single
+    /* A node the game marks (GameSearch.forced: a reply forced by a single
      * threat, or a position its evaluation judges poorly) does not count
      * as a ply, on paths up to twice the iteration's depth. */
-    if (depth >= 1 && g->forced && ply < 2 * t->iter_depth && g->forced(t->pos))
+    if (depth >= 1 && gs && gs->forced && ply < 2 * t->iter_depth && gs->forced(t->pos))
         depth++;
     if (depth <= 0)
         return ab_qsearch(t, alpha, beta, ply, 0);
@@ -196,7 +200,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
      * the parent made the move, mostly comes from memory meanwhile (the
      * value is the same; a cut by the table leaves it unused) */
     Key key = g->key(t->pos);
-    int prunable = g->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
+    int prunable = gs && gs->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
                    alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND;
     int v = prunable ? ab_eval_key(t, key) : 0;
 
@@ -214,18 +218,18 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         }
     }
 
-    /* Internal iterative reduction, for a game with ordering hints
+    /* Internal iterative reduction, where the game's profile asks for it
      * (Morris): a node the table has no move for is searched a ply
-     * shallower from depth 4 on; its ordering is a guess, and the next
-     * iteration finds the move this one stores. */
-    if (g->move_order && depth >= 4 && tt_move == MOVE_NONE)
+     * shallower from depth iir_depth on; its ordering is a guess, and the
+     * next iteration finds the move this one stores. */
+    if (sp->iir_depth > 0 && depth >= sp->iir_depth && tt_move == MOVE_NONE)
         depth--;
 
-    /* Step 4. The game's pruning in the last plies (Game.prune): a cut on
+    /* Step 4. The game's pruning in the last plies (GameSearch.prune): a cut on
      * the evaluation, or only the noisy moves and the first. */
     int futile = 0;
     if (prunable) {
-        int pr = g->prune(t->pos, depth, v, alpha, beta);
+        int pr = gs->prune(t->pos, depth, v, alpha, beta);
         if (pr == PRUNE_CUT) {
             t->horizon++;
             return v;
@@ -234,7 +238,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     }
 
     /* Step 4b. Enhanced transposition cutoff (ab_etc above). */
-    if (g->move_order && g->reversible_plies && !pv_node && ply > 0 && depth >= ETC_DEPTH &&
+    if (sp->etc_depth > 0 && g->reversible_plies && !pv_node && ply > 0 && depth >= sp->etc_depth &&
         g->reversible_plies(t->pos) == 0 && ab_etc(t, key, beta, depth, ply, &score))
         return score;
 
@@ -244,17 +248,18 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     int stm = pk.stm;
     /* the whole rest of the game fits in the depth: no reduction may hide
      * a win there */
-    int lmr = c->s->ab_lmr && !(depth >= 3 && g->plies_left && g->plies_left(t->pos) <= depth);
+    int lmr = c->s->ab_lmr &&
+              !(depth >= 3 && gs && gs->plies_left && gs->plies_left(t->pos) <= depth);
 
     /* Step 6. Principal variation search with late move reductions (from
-     * the third move when the game gives ordering hints, else the fourth). */
+     * the profile's lmr_late-th move: the third in Morris, else the fourth). */
     uint64_t horizon0 = t->horizon;
     int orig_alpha = alpha, best = -INF;
     Move best_move = MOVE_NONE;
     Move tried[64]; /* the quiet moves searched (history malus) */
     int ntried = 0, quiet, i = 0;
-    int late = g->move_order ? 2 : 3, later = g->move_order ? 4 : 10;
-    int lmp = !g->move_order && lmr && !pv_node && ply > 0 && depth <= 3 &&
+    int late = sp->lmr_late, later = sp->lmr_later;
+    int lmp = sp->lmp && lmr && !pv_node && ply > 0 && depth <= 3 &&
                       alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND
                   ? 6 + 4 * depth * depth
                   : 0;
@@ -280,8 +285,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         } else {
             int r = 0;
             if (depth >= 3 && i >= late && quiet && lmr) {
-                r = g->move_order ? 1 + (i >= later) + (depth >= 8 && i >= 24)
-                                  : lmr_reduction(depth, i);
+                r = sp->lmr_style == LMR_STEPS ? 1 + (i >= later) + (depth >= 8 && i >= 24)
+                                               : lmr_reduction(depth, i);
                 if (pv_node && r > 0)
                     r--;
                 if (r > depth - 2)

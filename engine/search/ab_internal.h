@@ -20,7 +20,7 @@
 #define HIST_MAX 16384
 #define ASPIRATION 40
 #define ECACHE_BITS 14
-/* Game.prune is asked in the last PRUNE_DEPTH plies. */
+/* GameSearch.prune is asked in the last PRUNE_DEPTH plies. */
 #define PRUNE_DEPTH 3
 
 /* Ordering classes, highest first (the low bits carry history). */
@@ -142,7 +142,7 @@ static inline EvalSlot *ab_eval_slot(const AbThread *t, Key k)
 /* What the child of the move m reads first, fetched on the way: its table
  * bucket (bucket: when it probes the table) and its evaluation cache slot
  * (eval: when it evaluates).  A bucket (in memory) before m is made when
- * the game tells the child's key (Game.key_after: the load then has the
+ * the game tells the child's key (GameSearch.key_after: the load then has the
  * whole make to arrive), the slot with it; else both after (after: 1
  * when m is made): the slot alone (the cache stays in the second-level
  * cache) is not worth key_after's work. */
@@ -151,9 +151,9 @@ static inline void ab_prefetch_child(const AbThread *t, Move m, int after, int b
     const Game *g = t->g;
     if (!bucket && !eval)
         return;
-    if ((g->key_after != NULL && bucket) == after)
+    if ((g->search && g->search->key_after && bucket) == after)
         return;
-    Key k = after ? g->key(t->pos) : g->key_after(t->pos, m);
+    Key k = after ? g->key(t->pos) : g->search->key_after(t->pos, m);
     if (bucket)
         __builtin_prefetch(&t->c->s->tt.buckets[tt_index(k, t->c->s->tt.nbuckets)]);
     if (eval)

@@ -109,7 +109,7 @@ void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
     pk->killer[0] = t->killers[ply][0];
     pk->killer[1] = t->killers[ply][1];
     pk->i = pk->n = pk->nq = pk->ki = 0;
-    if (g->gen_noisy && g->gen_quiet && g->move_legal) {
+    if (g->search && g->search->gen_noisy && g->search->gen_quiet && g->search->move_legal) {
         pk->stage = PK_TT;
         return;
     }
@@ -138,9 +138,10 @@ void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
 static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n, int killers)
 {
     const int *hist = t->hist[pk->stm];
-    int hint = t->g->move_order != NULL, k = 0;
+    const GameSearch *gs = t->g->search;
+    int hint = gs->move_order != NULL, k = 0;
     if (hint)
-        t->g->move_order(t->pos, mv, n, ord);
+        gs->move_order(t->pos, mv, n, ord);
     for (int i = 0; i < n; i++) {
         Move m = mv[i];
         if (killers ? tried_before(pk, m) : m == pk->tt)
@@ -159,18 +160,19 @@ static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n
 Move picker_next(AbThread *t, Picker *pk, int *quiet)
 {
     const Game *g = t->g;
+    const GameSearch *gs = g->search; /* staged: the game has the three */
     for (;;) {
         switch (pk->stage) {
         case PK_TT:
             pk->stage = PK_NOISY_GEN;
-            if (pk->tt != MOVE_NONE && g->move_legal(t->pos, pk->tt)) {
+            if (pk->tt != MOVE_NONE && gs->move_legal(t->pos, pk->tt)) {
                 *quiet = !g->move_is_noisy(t->pos, pk->tt);
                 return pk->tt;
             }
             pk->tt = MOVE_NONE;
             break;
         case PK_NOISY_GEN:
-            pk->n = picker_score(t, pk, pk->mv, pk->ord, g->gen_noisy(t->pos, pk->mv), 0);
+            pk->n = picker_score(t, pk, pk->mv, pk->ord, gs->gen_noisy(t->pos, pk->mv), 0);
             pk->stage = PK_NOISY;
             break;
         case PK_NOISY:
@@ -185,7 +187,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             while (pk->ki < 2) {
                 Move k = pk->killer[pk->ki++];
                 if (k != MOVE_NONE && k != pk->tt && !g->move_is_noisy(t->pos, k) &&
-                    g->move_legal(t->pos, k)) {
+                    gs->move_legal(t->pos, k)) {
                     *quiet = 1;
                     return k;
                 }
@@ -196,7 +198,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             Move *q = pk->mv + pk->n;
             int *qo = pk->ord + pk->n;
             pk->stage = PK_QUIET;
-            if (!g->move_order) {
+            if (!gs->move_order) {
                 /* without hints the scores are distinct (history, then the
                  * generator order in the low bits): one key a move, the
                  * score above the move, made in one pass over the whole
@@ -206,7 +208,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                  * (late move pruning): the PK_TOP largest keys are chosen
                  * in one pass into qk[0 .. PK_TOP), sorted, and the rest
                  * become a heap only if those run out. */
-                int nq = g->gen_quiet(t->pos, q);
+                int nq = gs->gen_quiet(t->pos, q);
                 const int *hist = t->hist[pk->stm];
                 uint64_t *qk = pk->qk;
                 for (int i = 0; i < nq; i++) {
@@ -248,7 +250,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
                 pk->stage = PK_QUIET_TOP;
                 break;
             }
-            pk->nq = picker_score(t, pk, q, qo, g->gen_quiet(t->pos, q), 1);
+            pk->nq = picker_score(t, pk, q, qo, gs->gen_quiet(t->pos, q), 1);
             for (int i = pk->nq / 2 - 1; i >= 0; i--)
                 heap_down(q, qo, i, pk->nq);
             break;

@@ -32,7 +32,7 @@
  * One iteration: select by UCT from the root while nodes are expanded
  * (unvisited moves first), expand a node on its second visit (later once
  * the arenas are 3/4 full, see expand_after() in mcts.c), add the child
- * reached, play out from there (the game's light playout_move policy in the
+ * reached, play out from there (the game's light playout policy (GamePlayout) in the
  * full setting, uniform random moves in the plain one), and back the result
  * up.  MCTS-Solver: a node whose child is lost for the opponent is a proven
  * win, a node whose children are all proven takes the best of them; proven

@@ -27,8 +27,9 @@ double mcts_playout(MctsRun *r)
     const Game *g = r->g;
     const GameOptions *opt = r->c->opt;
     int rule = g->uses_move_rule && opt->move_rule > 0 ? opt->move_rule : 0;
-    if (!r->plain && g->playout && !rule) {
-        int res = g->playout(r->pos, &r->t->rng, r->cap);
+    const GamePlayout *gp = r->plain ? NULL : g->playout;
+    if (gp && gp->run && !rule) {
+        int res = gp->run(r->pos, &r->t->rng, r->cap);
         return res == RESULT_NONE ? capped(r) : result_p1(res);
     }
     for (int ply = 0;; ply++) {
@@ -40,16 +41,16 @@ double mcts_playout(MctsRun *r)
         if (ply >= r->cap)
             return capped(r);
         Move m;
-        if (!r->plain && g->playout_step) {
-            m = g->playout_step(r->pos, &r->t->rng);
+        if (gp && gp->step) {
+            m = gp->step(r->pos, &r->t->rng);
             if (m == MOVE_NONE)
                 return 0.5;
         } else {
             int n = g->gen_moves(r->pos, r->moves);
             if (n <= 0)
                 return 0.5;
-            if (!r->plain && g->playout_move)
-                m = g->playout_move(r->pos, r->moves, n, &r->t->rng);
+            if (gp && gp->move)
+                m = gp->move(r->pos, r->moves, n, &r->t->rng);
             else
                 m = r->moves[rng_below(&r->t->rng, (uint32_t)n)];
         }

@@ -156,7 +156,12 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
     const Game *g = c->g;
     int v = 0;
     Move best = MOVE_NONE;
-    if (!g->solve || !g->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best))
+    if (!g->solver)
+        return MOVE_NONE;
+    /* the solver's first use when isready was not sent */
+    if (g->solver->prepare)
+        g->solver->prepare(c->root);
+    if (!g->solver->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best))
         return MOVE_NONE;
     if (c->uses_history && v != VALUE_DRAW) {
         unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
@@ -280,7 +285,7 @@ int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *o
                  const Key *prev, int nprev, const SearchLimits *limits, atomic_int *stop,
                  SolveReport *out)
 {
-    if (!g->plies_left)
+    if (!g->search || !g->search->plies_left)
         return -1;
     /* The solver keeps its own budget: the search's clock only counts. */
     SearchLimits none;

@@ -116,7 +116,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
 /*
  * The exact value of every legal move of pos, by the alpha-beta searcher's
  * ending solver (ab_solve.c), for games that bound the plies they can still
- * last (Game.plies_left; Morelli) -- the `solve` command.  The budget is
+ * last (GameSearch.plies_left; Morelli) -- the `solve` command.  The budget is
  * limits->movetime (ms, counted from limits->start_ms) and limits->nodes,
  * 0 for none; *stop ends it early.  Whatever is proven when it ends is
  * reported; the proven values stay in the table for later searches.
@@ -129,7 +129,7 @@ enum {
 typedef struct SolveMove {
     Move move;
     int state; /* SOLVE_* */
-    /* For the side that plays the move, as Game.solve gives values:
+    /* For the side that plays the move, as GameSolver.solve gives values:
      * VALUE_WIN - n a win in n plies counting this move, -(VALUE_WIN - n)
      * a loss, VALUE_DRAW; with SOLVE_SIGN only the sign (1, 0, -1). */
     int value;

@@ -1,5 +1,5 @@
 /*
- * units.c -- conversions between centipawns, mate scores, Game.solve values
+ * units.c -- conversions between centipawns, mate scores, GameSolver.solve values
  * and win rates (units.h).
  */
 #include "units.h"

@@ -5,7 +5,7 @@
  *   mate scores  SCORE_MATE - n: the side to move wins in n plies (its
  *                negation: loses in n plies); the protocol shows them as
  *                `mate N` in full moves
- *   values       Game.solve's exact values (game.h): VALUE_WIN - n a win in
+ *   values       GameSolver.solve's exact values (game.h): VALUE_WIN - n a win in
  *                n plies, -(VALUE_WIN - n) a loss, VALUE_DRAW
  *   win rates    MCTS's results, 0 (loss) .. 1 (win): a win rate q is the
  *                evaluation v with q = 1 / (1 + e^(-v / UNITS_WINRATE_SCALE))
@@ -50,7 +50,7 @@ int units_mate_moves(int score);
  * the root: a win SCORE_MATE - ply, a loss its negation, a draw 0. */
 int units_result_score(int result, int stm, int ply);
 
-/* --- Game.solve values --- */
+/* --- GameSolver.solve values --- */
 
 /* The plies of a win or a loss value: VALUE_WIN - |v|. */
 int units_value_plies(int v);

@@ -10,8 +10,8 @@
 int tune_table(const Game *g, TuneTable *t)
 {
     memset(t, 0, sizeof *t);
-    if (g->weights)
-        t->n = g->weights(&t->w, &t->names);
+    if (g->tuning && g->tuning->weights)
+        t->n = g->tuning->weights(&t->w, &t->names);
     return t->n > 0 ? 0 : -1;
 }
 
@@ -226,8 +226,8 @@ double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed,
 
 void tune_print_table(const Game *g, const TuneTable *t, FILE *out)
 {
-    if (g->print_weights) {
-        g->print_weights(t->w, t->names, t->n, out);
+    if (g->tuning && g->tuning->print_weights) {
+        g->tuning->print_weights(t->w, t->names, t->n, out);
         return;
     }
     fprintf(out, "/* %s */\n{\n", g->name);

@@ -33,8 +33,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         char err[256];
         int value;
         Move best;
-        if (g->solve && g->init(pos, &o, err, sizeof err) == 0)
-            (void)g->solve(pos, &value, &best);
+        if (g->solver && g->init(pos, &o, err, sizeof err) == 0)
+            (void)g->solver->solve(pos, &value, &best);
     }
     return 0;
 }

@@ -67,7 +67,7 @@ static int play(int n, uint64_t *rng, char (*fens)[FEN_MAX], int max)
         G->to_fen(pos, fens[k++], FEN_MAX);
         if (G->result(pos) != RESULT_NONE)
             break;
-        G->make(pos, G->playout_step(pos, rng), undo);
+        G->make(pos, G->playout->step(pos, rng), undo);
     }
     return k;
 }
