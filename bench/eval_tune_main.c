@@ -55,6 +55,7 @@
 #include <time.h>
 
 #include "game.h"
+#include "options.h"
 #include "past.h"
 #include "search/search.h"
 #include "tune/tune.h"
@@ -188,14 +189,14 @@ static int run_gen(const Args *a, const Game *g)
         unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
         /* A random setup where the game has them (Morelli, with --sizes). */
         if (game_random_setup(g, &o, a->seed * 100000 + (uint64_t)gi))
-            o.board_size = sizes[gi % nsizes];
+            game_option_put(&o, "BoardSize", sizes[gi % nsizes]);
         if (g->init(pos, &o, err, sizeof err) != 0)
             die(err);
         uint64_t rng = (a->seed * 1000003u + (uint64_t)gi) * 0x9E3779B97F4A7C15ull + 7;
         search_clear(s);
         search_clear(lab);
         int nh = 0, nrec = 0;
-        while (nh < a->maxplies && past_result(g, pos, &o, hist, nh) == RESULT_NONE) {
+        while (nh < a->maxplies && past_result(g, pos, hist, nh) == RESULT_NONE) {
             Move m;
             if (nh < random_plies) {
                 int n = g->gen_moves(pos, moves);
@@ -231,7 +232,7 @@ static int run_gen(const Args *a, const Game *g)
             hist[nh++] = g->key(pos);
             g->make(pos, m, undo);
         }
-        int res = past_result(g, pos, &o, hist, nh);
+        int res = past_result(g, pos, hist, nh);
         double r1 = res == RESULT_P1_WIN ? 1.0 : res == RESULT_P2_WIN ? 0.0 : 0.5;
         w1 += res == RESULT_P1_WIN;
         w2 += res == RESULT_P2_WIN;
@@ -338,7 +339,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
         die("out of memory");
-    for (int i = 0; i < random_plies && past_result(g, pos, o, hist, nh) == RESULT_NONE; i++) {
+    for (int i = 0; i < random_plies && past_result(g, pos, hist, nh) == RESULT_NONE; i++) {
         int n = g->gen_moves(pos, moves);
         hist[nh++] = g->key(pos);
         g->make(pos, moves[rng_below(&rng, (uint32_t)n)], undo);
@@ -346,7 +347,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
     free(moves);
     search_clear(sa);
     search_clear(sb);
-    while (nh < a->maxplies && past_result(g, pos, o, hist, nh) == RESULT_NONE) {
+    while (nh < a->maxplies && past_result(g, pos, hist, nh) == RESULT_NONE) {
         int first = g->side_to_move(pos) == SIDE_P1;
         int is_a = first == (a_first != 0);
         memcpy(t->w, is_a ? wa : wb, (size_t)t->n * sizeof *t->w);
@@ -360,7 +361,7 @@ static int duel_game(const Game *g, const GameOptions *o, const TuneTable *t, co
         hist[nh++] = g->key(pos);
         g->make(pos, m, undo);
     }
-    int r = past_result(g, pos, o, hist, nh);
+    int r = past_result(g, pos, hist, nh);
     if (r != RESULT_P1_WIN && r != RESULT_P2_WIN)
         return 1;
     return (r == RESULT_P1_WIN) == (a_first != 0) ? 2 : 0;
@@ -392,7 +393,7 @@ static int run_duel(const Args *a, const Game *g)
         GameOptions o;
         game_options_default(&o);
         if (game_random_setup(g, &o, a->seed * 100000 + (uint64_t)k))
-            o.board_size = size;
+            game_option_put(&o, "BoardSize", size);
         for (int sw = 0; sw < 2; sw++) {
             int r = duel_game(g, &o, &t, wa, wb, sa, sb, !sw, a, a->seed * 100000 + (uint64_t)k);
             w += r == 2;

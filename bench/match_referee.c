@@ -101,10 +101,10 @@ static void natural_reason(const MatchConfig *c, const void *pos, int result, Ga
         return;
     }
     int rp = g->reversible_plies ? g->reversible_plies(pos) : -1;
-    if (g->uses_move_rule && c->game_opt.move_rule > 0 && rp >= c->game_opt.move_rule) {
+    int rule = game_move_rule(g, pos);
+    if (rule > 0 && rp >= rule) {
         rec->term = TERM_MOVERULE;
-        snprintf(rec->reason, sizeof rec->reason, "MoveRule: %d plies without removal",
-                 (int)c->game_opt.move_rule);
+        snprintf(rec->reason, sizeof rec->reason, "MoveRule: %d plies without removal", rule);
     } else {
         rec->term = TERM_REPETITION;
         snprintf(rec->reason, sizeof rec->reason, "repetition (position seen %d times)",
@@ -243,7 +243,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
     int64_t clock[2] = {side_tc[0]->time_ms, side_tc[1]->time_ms};
     int64_t inc[2] = {side_tc[0]->inc_ms, side_tc[1]->inc_ms};
     while (rec->result == RESULT_NONE) {
-        int result = past_result(g, pos, &c->game_opt, hist.keys, hist.len);
+        int result = past_result(g, pos, hist.keys, hist.len);
         if (result != RESULT_NONE) {
             natural_reason(c, pos, result, rec);
             break;

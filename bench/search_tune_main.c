@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "options.h"
 #include "past.h"
 #include "search/search.h"
 
@@ -66,7 +67,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
     }
     search_clear(a);
     search_clear(b);
-    while (nh < MAX_GAME_PLIES && past_result(g, pos, o, hist, nh) == RESULT_NONE) {
+    while (nh < MAX_GAME_PLIES && past_result(g, pos, hist, nh) == RESULT_NONE) {
         int first = g->side_to_move(pos) == SIDE_P1;
         Search *s = first == a_first ? a : b;
         SearchLimits lim;
@@ -80,7 +81,7 @@ static int play(const Game *g, const GameOptions *o, Search *a, Search *b, int a
         g->make(pos, m, undo);
     }
     free(moves);
-    int r = past_result(g, pos, o, hist, nh);
+    int r = past_result(g, pos, hist, nh);
     if (r == RESULT_DRAW || r == RESULT_NONE)
         return 1;
     return (r == RESULT_P1_WIN) == (a_first != 0) ? 2 : 0;
@@ -120,7 +121,7 @@ int main(int argc, char **argv)
         die("need --game, --option, --values, --openings >= 1, and --movetime or --nodes");
     GameOptions o;
     game_options_default(&o);
-    o.board_size = size;
+    game_option_put(&o, "BoardSize", size);
     /* Random setups where the game has them, else random plies. */
     int setups = game_random_setup(g, &o, 0);
     int random_plies = setups ? 0 : 4;

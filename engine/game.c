@@ -4,12 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def)
+/* g's place in game_list (a copy of a descriptor, as tests make, is found
+ * by its name). */
+static int game_slot(const Game *g)
 {
-    if (opt)
-        return opt;
-    game_options_default(def);
-    return def;
+    for (int i = 0; i < game_count; i++)
+        if (game_list[i] == g)
+            return i;
+    for (int i = 0; i < game_count; i++)
+        if (strcmp(game_list[i]->name, g->name) == 0)
+            return i;
+    return 0;
+}
+
+_Static_assert(sizeof(((GameOptions *)0)->blob[0]) == GAME_OPTS_MAX_BYTES, "one blob a game");
+
+const void *game_opts(const Game *g, const GameOptions *opt)
+{
+    return opt ? opt->blob[game_slot(g)] : NULL;
+}
+
+void *game_opts_mut(const Game *g, GameOptions *opt)
+{
+    return opt->blob[game_slot(g)];
+}
+
+const void *game_opts_or_default(const Game *g, const GameOptions *opt, GameOptions *def)
+{
+    if (!opt) {
+        game_options_default(def);
+        opt = def;
+    }
+    return game_opts(g, opt);
+}
+
+int game_move_rule(const Game *g, const void *pos)
+{
+    return g->move_rule ? g->move_rule(pos) : 0;
 }
 
 int game_random_setup(const Game *g, GameOptions *o, uint64_t seed)

@@ -16,8 +16,9 @@
  * Positions are opaque byte blobs of `pos_size` bytes, owned by the caller
  * (so a search can keep a stack of them, or copy them).  A position is
  * self-contained: it may be copied with memcpy and holds everything the
- * rules need (side to move, pieces in hand, counters, the options that shape
- * the game such as board size or ruleset) and its Zobrist key.
+ * rules need (side to move, pieces in hand, counters, the game's own
+ * options that shape it, such as board size, ruleset or MoveRule) and its
+ * Zobrist key.
  *
  * Moves are 32-bit values whose layout is private to each game.  The value
  * MOVE_NONE (0) is never a legal move; it prints as "0000".
@@ -56,21 +57,21 @@ enum {
 enum { SIDE_P1 = 0, SIDE_P2 = 1 };
 
 /*
- * The values of the games' options.  Each game declares its options in its
- * descriptor (Game.options, see options.h), each naming the field here that
- * holds its value; a game reads its own fields and ignores the others.
- * Every field is an int64_t, so the struct has no padding and two sets
- * compare with game_options_equal() (or memcmp).
+ * The option settings of every game: one blob per game of game_list (in its
+ * order), each the game's own options struct of opts_size bytes (Morelli's
+ * MorelliOptions, Morris's MorrisOptions; Fano has none), as positions are
+ * opaque blobs of pos_size.  A session keeps one GameOptions, so settings
+ * made for a game other than the one played are kept for that game.  Each
+ * game declares its options (Game.options, see options.h), each naming the
+ * offset of its value in the game's struct; a game reads its own blob
+ * (game_opts) and nothing else, and generic code reads no option of a game
+ * (it asks the game: Game.move_rule).  Every value is an int64_t and blobs
+ * start zeroed, so two sets compare with game_options_equal() (or memcmp).
  */
+#define GAME_OPTS_MAX_BYTES 64
+#define GAME_LIST_MAX 4
 typedef struct GameOptions {
-    int64_t ruleset;     /* Morelli: Ruleset (RULESET_* of morelli/morelli_options.h) */
-    int64_t setup;       /* Morelli: Setup (SETUP_*) */
-    int64_t setup_seed;  /* Morelli: SetupSeed, the random setup's seed */
-    int64_t board_size;  /* Morelli: BoardSize, 9, 11 or 13 */
-    int64_t pieces;      /* Morris: Pieces, 9 or 12 */
-    int64_t diagonals;   /* Morris: Diagonals, bool */
-    int64_t flying;      /* Morris: Flying, bool */
-    int64_t move_rule;   /* Morris: MoveRule, plies without removal that draw, 0 = off */
+    int64_t blob[GAME_LIST_MAX][GAME_OPTS_MAX_BYTES / sizeof(int64_t)];
 } GameOptions;
 
 /* Every game's declared defaults (engine/options.c). */
@@ -238,9 +239,9 @@ typedef struct GameTuning {
  * make openings.  Without the block: none but the start position.
  */
 typedef struct GameSetup {
-    /* Makes o a random start drawn from seed when the game has random
-     * setups under o's options; returns 1 if it did, 0 if not (o
-     * unchanged).  NULL: no random setups. */
+    /* Makes the game's own blob of o a random start drawn from seed when
+     * the game has random setups under those options; returns 1 if it
+     * did, 0 if not (o unchanged).  NULL: no random setups. */
     int (*random_setup)(GameOptions *o, uint64_t seed);
     /* Random plies that make an opening from a start position that is
      * not a random setup (match --make-openings). */
@@ -264,14 +265,18 @@ struct game {
      * "White" in Morelli). */
     const char *side_names[2];
     /* The game's options (options.h): option_count of them, each with the
-     * GameOptions field its value lives in. */
+     * offset of its value in the game's own options struct, of opts_size
+     * bytes (<= GAME_OPTS_MAX_BYTES; 0 when it has none). */
     const Option *options;
     int option_count;
+    size_t opts_size;
 
-    /* Start position for the options. Returns 0, or -1 and a message in err. */
+    /* Start position for the settings opt (NULL: the defaults), of which
+     * the game reads its own blob (game_opts) and keeps in the position
+     * what its rules need. Returns 0, or -1 and a message in err. */
     int (*init)(void *pos, const GameOptions *opt, char *err, size_t errlen);
-    /* Position from a FEN; the options give what the FEN does not say
-     * (board size is implied by the FEN, ruleset comes from opt).
+    /* Position from a FEN; the game's options give what the FEN does not
+     * say (board size is implied by the FEN, ruleset comes from opt).
      * On error returns -1 with a message in err and leaves pos untouched. */
     int (*from_fen)(void *pos, const char *fen, const GameOptions *opt, char *err,
                     size_t errlen);
@@ -297,10 +302,12 @@ struct game {
     int repetition_count;
     /* Plies since the last irreversible change (Morris removal counter),
      * or -1 if the game never repeats.  Bounds the repetition scan and
-     * drives the MoveRule draw. May be NULL (= -1). */
+     * drives the move-rule draw. May be NULL (= -1). */
     int (*reversible_plies)(const void *pos);
-    /* Non-zero when the MoveRule option applies to this game. */
-    int uses_move_rule;
+    /* The game's move rule under pos's options: a position whose
+     * reversible_plies reach this many plies is a draw (Morris: MoveRule);
+     * 0 = off.  May be NULL (= no move rule). */
+    int (*move_rule)(const void *pos);
     /* Zobrist key kept incrementally, and the same computed from scratch
      * (tests compare them). */
     Key (*key)(const void *pos);
@@ -366,8 +373,15 @@ int game_random_setup(const Game *g, GameOptions *o, uint64_t seed);
 int game_has_setups(const Game *g);
 /* GameSetup.opening_plies of g, 0 without the block. */
 int game_opening_plies(const Game *g);
-/* opt, or the default options (written into *def) when opt is NULL. */
-const GameOptions *game_options_or_default(const GameOptions *opt, GameOptions *def);
+/* g's own blob of the settings opt (its options struct), or NULL when opt
+ * is NULL; game_opts_mut the same to write. */
+const void *game_opts(const Game *g, const GameOptions *opt);
+void *game_opts_mut(const Game *g, GameOptions *opt);
+/* g's own blob of opt, or of the default settings (written into *def)
+ * when opt is NULL. */
+const void *game_opts_or_default(const Game *g, const GameOptions *opt, GameOptions *def);
+/* Game.move_rule of pos, 0 when the game has none. */
+int game_move_rule(const Game *g, const void *pos);
 
 /* The games (engine/games.c). */
 extern const Game game_morelli;

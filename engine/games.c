@@ -5,6 +5,8 @@
 
 const Game *const game_list[] = {&game_morelli, &game_morris, &game_fano};
 const int game_count = (int)(sizeof game_list / sizeof game_list[0]);
+_Static_assert(sizeof game_list / sizeof game_list[0] <= GAME_LIST_MAX,
+               "GameOptions holds a blob for each game");
 
 const Game *game_by_name(const char *name)
 {

@@ -149,14 +149,14 @@ const Option *option_find(const Option *list, int n, const char *name)
 
 /* --- game options ------------------------------------------------------- */
 
-static int64_t *field(const Option *o, GameOptions *opts)
+static int64_t *field(const Game *g, const Option *o, GameOptions *opts)
 {
-    return (int64_t *)(void *)((char *)opts + o->offset);
+    return (int64_t *)(void *)((char *)game_opts_mut(g, opts) + o->offset);
 }
 
-int64_t game_option_get(const Option *o, const GameOptions *opts)
+int64_t game_option_get(const Game *g, const Option *o, const GameOptions *opts)
 {
-    return *(const int64_t *)(const void *)((const char *)opts + o->offset);
+    return *(const int64_t *)(const void *)((const char *)game_opts(g, opts) + o->offset);
 }
 
 /* The i-th option of all games, each name once; NULL past the end. */
@@ -177,14 +177,6 @@ const Option *game_option_at(int i)
     return NULL;
 }
 
-int game_option_count_all(void)
-{
-    int n = 0;
-    while (game_option_at(n))
-        n++;
-    return n;
-}
-
 const Option *game_option_find(const char *name)
 {
     for (int gi = 0; gi < game_count; gi++) {
@@ -198,9 +190,18 @@ const Option *game_option_find(const char *name)
 void game_options_default(GameOptions *o)
 {
     memset(o, 0, sizeof *o);
-    for (int gi = game_count - 1; gi >= 0; gi--)
+    for (int gi = 0; gi < game_count; gi++)
         for (int k = 0; k < game_list[gi]->option_count; k++)
-            *field(&game_list[gi]->options[k], o) = game_list[gi]->options[k].def;
+            *field(game_list[gi], &game_list[gi]->options[k], o) = game_list[gi]->options[k].def;
+}
+
+void game_option_put(GameOptions *opts, const char *name, int64_t v)
+{
+    for (int gi = 0; gi < game_count; gi++) {
+        const Option *o = option_find(game_list[gi]->options, game_list[gi]->option_count, name);
+        if (o)
+            *field(game_list[gi], o, opts) = v;
+    }
 }
 
 int game_option_set(GameOptions *opts, const char *name, const char *value, char *err,
@@ -212,23 +213,19 @@ int game_option_set(GameOptions *opts, const char *name, const char *value, char
         return 0;
     if (option_parse(first, value, 0, &v, err, errlen) != 0)
         return -1;
-    for (int gi = 0; gi < game_count; gi++) {
-        const Option *o = option_find(game_list[gi]->options, game_list[gi]->option_count, name);
-        if (o)
-            *field(o, opts) = v;
-    }
+    game_option_put(opts, name, v);
     return 1;
 }
 
-void game_options_describe(const GameOptions *opts, char *buf, size_t len)
+void game_options_describe(const Game *g, const GameOptions *opts, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; game_option_at(i) && used < len; i++) {
-        const Option *o = game_option_at(i);
+    for (int k = 0; k < g->option_count && used < len; k++) {
+        const Option *o = &g->options[k];
         char v[64];
-        option_value_str(o, game_option_get(o, opts), v, sizeof v);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "", o->name, v);
+        option_value_str(o, game_option_get(g, o, opts), v, sizeof v);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", k ? " " : "", o->name, v);
     }
 }
 
@@ -237,7 +234,7 @@ int game_options_equal(const Game *g, const GameOptions *a, const GameOptions *b
     if (!g)
         return memcmp(a, b, sizeof *a) == 0;
     for (int k = 0; k < g->option_count; k++)
-        if (game_option_get(&g->options[k], a) != game_option_get(&g->options[k], b))
+        if (game_option_get(g, &g->options[k], a) != game_option_get(g, &g->options[k], b))
             return 0;
     return 1;
 }

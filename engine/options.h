@@ -4,7 +4,8 @@
  * An Option describes one setting: its name (as setoption and the match
  * runner's --Name=Value spell it, any case), its type, default and range or
  * choices.  Each game declares its own options in its descriptor
- * (Game.options), each with the field of GameOptions where its value lives;
+ * (Game.options), each with the offset of its value in the game's own
+ * options struct (its blob of GameOptions, see game.h);
  * the searchers declare theirs in search_options[].  Values are whole
  * numbers: spin values, 0/1 for check, the index of the choice for combo.
  *
@@ -34,7 +35,7 @@ struct Option {
     const char *const *choices; /* combo: the values' names, NULL-terminated */
     const int64_t *only;        /* spin: NULL, or the only values allowed in the
                                    range, ended by OPTION_ONLY_END */
-    size_t offset;              /* game options: offsetof(GameOptions, field) */
+    size_t offset;              /* game options: offsetof(the game's struct, field) */
 };
 
 /*
@@ -60,15 +61,15 @@ const Option *option_find(const Option *list, int n, const char *name);
 
 /* --- game options ------------------------------------------------------- */
 
-/* The value of game option o in opts. */
-int64_t game_option_get(const Option *o, const GameOptions *opts);
+/* The value of g's option o in the settings opts. */
+int64_t game_option_get(const Game *g, const Option *o, const GameOptions *opts);
 
 /*
- * The game options of all games together: each name once, in the order of
- * game_list and of each game's declarations.  Settings of a game other
- * than the one played are kept for that game.
+ * The game options of all games together, as `uci` lists them: each name
+ * once, in the order of game_list and of each game's declarations (a GUI
+ * sets them before it chooses the variant).  Settings of a game other than
+ * the one played are kept for that game.
  */
-int game_option_count_all(void);
 const Option *game_option_at(int i);
 /* The game option called name (any case), or NULL. */
 const Option *game_option_find(const char *name);
@@ -78,9 +79,12 @@ const Option *game_option_find(const char *name);
  * err for a bad value (opts unchanged; see option_parse). */
 int game_option_set(GameOptions *opts, const char *name, const char *value, char *err,
                     size_t errlen);
+/* The checked value v of option name into *opts, for every game declaring
+ * it (the tools' --size); nothing when no game does. */
+void game_option_put(GameOptions *opts, const char *name, int64_t v);
 
-/* "Name=Value Name=Value ..." of every game option, as `d` shows them. */
-void game_options_describe(const GameOptions *opts, char *buf, size_t len);
+/* "Name=Value Name=Value ..." of g's options, as `d` shows them. */
+void game_options_describe(const Game *g, const GameOptions *opts, char *buf, size_t len);
 
 /* Non-zero when a and b hold the same values for the options of game g
  * (g NULL: of every game). */

@@ -30,11 +30,11 @@ int past_push(Past *h, Key k)
     return 0;
 }
 
-int past_draw(const Game *g, const void *pos, const GameOptions *opt,
-                 const Key *prev, int nprev)
+int past_draw(const Game *g, const void *pos, const Key *prev, int nprev)
 {
     int rev = g->reversible_plies ? g->reversible_plies(pos) : -1;
-    if (g->uses_move_rule && opt && opt->move_rule > 0 && rev >= opt->move_rule)
+    int rule = game_move_rule(g, pos);
+    if (rule > 0 && rev >= rule)
         return RESULT_DRAW;
     if (g->repetition_count > 0) {
         Key k = g->key(pos);
@@ -47,11 +47,10 @@ int past_draw(const Game *g, const void *pos, const GameOptions *opt,
     return RESULT_NONE;
 }
 
-int past_result(const Game *g, const void *pos, const GameOptions *opt,
-                   const Key *prev, int nprev)
+int past_result(const Game *g, const void *pos, const Key *prev, int nprev)
 {
     int r = g->result(pos);
     if (r != RESULT_NONE)
         return r;
-    return past_draw(g, pos, opt, prev, nprev);
+    return past_draw(g, pos, prev, nprev);
 }

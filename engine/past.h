@@ -24,14 +24,13 @@ int past_push(Past *h, Key k);
 /*
  * The full result of pos: the game's own result(), else a draw by
  * repetition (the key of pos seen g->repetition_count times counting pos
- * itself among prev[0..nprev) and pos) or by MoveRule (opt->move_rule plies
- * without removal, for games that use it), else RESULT_NONE.
+ * itself among prev[0..nprev) and pos) or by the game's move rule
+ * (Game.move_rule: reversible_plies reaching what pos's options say, Morris's
+ * MoveRule), else RESULT_NONE.
  */
-int past_result(const Game *g, const void *pos, const GameOptions *opt,
-                   const Key *prev, int nprev);
+int past_result(const Game *g, const void *pos, const Key *prev, int nprev);
 
 /* Only the draws that need history (RESULT_DRAW or RESULT_NONE). */
-int past_draw(const Game *g, const void *pos, const GameOptions *opt,
-                 const Key *prev, int nprev);
+int past_draw(const Game *g, const void *pos, const Key *prev, int nprev);
 
 #endif

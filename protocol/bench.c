@@ -106,7 +106,7 @@ int cmd_bench(Session *e, char **tok, int n)
         memset(&res, 0, sizeof res);
         atomic_int stop = 0;
         Move best = MOVE_NONE;
-        if (full_result(gs.game, b.pos, &gs.opt, &b.hist) == RESULT_NONE)
+        if (full_result(gs.game, b.pos, &b.hist) == RESULT_NONE)
             best = search_go(s, gs.game, b.pos, &gs.opt, b.hist.keys, b.hist.len, &lim, &stop,
                              NULL, NULL, &res);
         char mv[MOVE_STR_MAX];

@@ -81,7 +81,7 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
     }
     unsigned char undo[UNDO_MAX_BYTES];
     for (int k = 1; i < n; i++, k++) {
-        if (full_result(g, b->pos, o, &b->hist) != RESULT_NONE) {
+        if (full_result(g, b->pos, &b->hist) != RESULT_NONE) {
             snprintf(err, errlen, "move %d '%s' comes after the end of the game", k,
                      echo(tok[i], tmp, sizeof tmp));
             return -1;
@@ -397,7 +397,7 @@ static int cmd_go(Session *e, char **tok, int n)
     int nm;
     Move *moves = legal_moves(e->game, e->pos, &nm);
     free(moves);
-    if (nm <= 0 || full_result(e->game, e->pos, &e->opt, &e->hist) != RESULT_NONE) {
+    if (nm <= 0 || full_result(e->game, e->pos, &e->hist) != RESULT_NONE) {
         say(e, "bestmove 0000");
         return UGI_OK;
     }
@@ -447,7 +447,7 @@ static int cmd_query(Session *e, char **tok, int n)
         session_error(e, "usage: query p1turn|gameover|result");
         return UGI_ERROR;
     }
-    int r = full_result(e->game, e->pos, &e->opt, &e->hist);
+    int r = full_result(e->game, e->pos, &e->hist);
     if (strcasecmp(tok[1], "p1turn") == 0)
         say(e, "response %s", e->game->side_to_move(e->pos) == SIDE_P1 ? "true" : "false");
     else if (strcasecmp(tok[1], "gameover") == 0)
@@ -471,7 +471,7 @@ static int cmd_d(Session *e, char **tok, int n)
     }
     char fen[FEN_MAX];
     e->game->to_fen(e->pos, fen, sizeof fen);
-    int r = full_result(e->game, e->pos, &e->opt, &e->hist);
+    int r = full_result(e->game, e->pos, &e->hist);
     /* The game prints to a FILE: collect it, then send it as lines. */
     char *text = NULL, opts[256];
     size_t size = 0;
@@ -481,9 +481,9 @@ static int cmd_d(Session *e, char **tok, int n)
         return UGI_ERROR;
     }
     e->game->print(e->pos, f, e->color);
-    game_options_describe(&e->opt, opts, sizeof opts);
+    game_options_describe(e->game, &e->opt, opts, sizeof opts);
     fprintf(f, "Variant: %s\n", e->game->name);
-    fprintf(f, "Options: %s\n", opts);
+    fprintf(f, "Options: %s\n", opts[0] ? opts : "none");
     fprintf(f, "History: %d earlier positions\n", e->hist.len);
     fprintf(f, "Fen: %s\n", fen);
     fprintf(f, "Key: %016" PRIX64 "\n", (uint64_t)e->game->key(e->pos));
@@ -509,7 +509,7 @@ static int cmd_moves(Session *e, char **tok, int n)
     }
     int nm = 0;
     Move *moves = NULL;
-    if (full_result(e->game, e->pos, &e->opt, &e->hist) == RESULT_NONE)
+    if (full_result(e->game, e->pos, &e->hist) == RESULT_NONE)
         moves = legal_moves(e->game, e->pos, &nm);
     size_t cap = (size_t)(nm > 0 ? nm : 1) * MOVE_STR_MAX + 1, len = 0;
     char *line = malloc(cap);
@@ -686,7 +686,7 @@ static int cmd_solve(Session *e, char **tok, int n)
     }
     if (refuse_if_busy(e, "solve"))
         return UGI_ERROR;
-    int r = full_result(g, e->pos, &e->opt, &e->hist);
+    int r = full_result(g, e->pos, &e->hist);
     if (r != RESULT_NONE) {
         say(e, "Result: %s", result_word(r));
         return UGI_OK;

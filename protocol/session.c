@@ -133,9 +133,9 @@ const char *result_word(int r)
     }
 }
 
-int full_result(const Game *g, const void *pos, const GameOptions *o, const Past *h)
+int full_result(const Game *g, const void *pos, const Past *h)
 {
-    return past_result(g, pos, o, h->keys, h->len);
+    return past_result(g, pos, h->keys, h->len);
 }
 
 Move *legal_moves(const Game *g, const void *pos, int *n)

@@ -106,7 +106,7 @@ int64_t now_ms(void);
 /* The legal move list of pos into moves (malloc'd), count in *n. */
 Move *legal_moves(const Game *g, const void *pos, int *n);
 /* The game's result counting repetitions and the MoveRule. */
-int full_result(const Game *g, const void *pos, const GameOptions *o, const Past *h);
+int full_result(const Game *g, const void *pos, const Past *h);
 
 /* Starts the job set up in e->job_* (the bestmove line follows when it
  * ends). 0, or -1 when no thread could be started, or -2 when built without

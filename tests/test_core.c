@@ -93,7 +93,7 @@ static void test_random_games_every_option(void **state)
                 option_value_str(&g->options[k], vals[k][at[k]], text, sizeof text);
                 assert_int_equal(game_option_set(&opt, g->options[k].name, text, err, sizeof err),
                                  1);
-                assert_true(game_option_get(&g->options[k], &opt) == vals[k][at[k]]);
+                assert_true(game_option_get(g, &g->options[k], &opt) == vals[k][at[k]]);
             }
             random_games(g, &opt, 2, 777 + (uint64_t)combos);
             combos++;

@@ -85,7 +85,7 @@ static void check_game(char *args, int lineno)
         fail_msg("demo_games.txt:%d: %s", lineno, err);
     const Game *g = c.game;
     int morelli = !strcmp(g->name, "morelli");
-    int n = c.game_opt.board_size;
+    int n = morelli_opts(&c.game_opt)->board_size;
 
     snprintf(path, sizeof path, "/tmp/test_demo_%d.txt", (int)getpid());
     FILE *out = fopen(path, "w");

@@ -59,7 +59,7 @@ static void check_seq_line(char **f, int nf)
     char list[256];
     snprintf(list, sizeof list, "%s", f[2]);
     for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-        assert_int_equal(past_result(G, pos, &o, keys, nk), RESULT_NONE);
+        assert_int_equal(past_result(G, pos, keys, nk), RESULT_NONE);
         Move m = game_parse_move(G, pos, t);
         if (m == MOVE_NONE)
             fail_msg("%s: move %s is not legal", f[0], t);
@@ -67,7 +67,7 @@ static void check_seq_line(char **f, int nf)
         keys[nk++] = G->key(pos);
         G->make(pos, m, undo);
     }
-    int res = past_result(G, pos, &o, keys, nk);
+    int res = past_result(G, pos, keys, nk);
     if (res != td_result_code(f[3]))
         fail_msg("%s: result %d, want %s", f[0], res, f[3]);
 }

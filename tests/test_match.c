@@ -95,7 +95,7 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
         snprintf(got, sizeof got, "%s:%g:%g", c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial",
                  c->elo0, c->elo1);
     else if (!strcmp(key, "boardsize"))
-        snprintf(got, sizeof got, "%d", (int)c->game_opt.board_size);
+        snprintf(got, sizeof got, "%d", (int)morelli_opts_c(&c->game_opt)->board_size);
     else if (!strcmp(key, "margin"))
         snprintf(got, sizeof got, "%lld", (long long)c->margin_ms);
     else if (!strcmp(key, "opt1"))
@@ -195,8 +195,8 @@ static void check_made_openings(const Game *g, int count, int board_size, int se
     char err[512], path1[64], path2[64];
     match_config_default(&c);
     c.game = g;
-    c.game_opt.board_size = board_size;
-    c.game_opt.setup = setup;
+    morelli_opts(&c.game_opt)->board_size = board_size;
+    morelli_opts(&c.game_opt)->setup = setup;
     c.make_openings = count;
     c.seed = 7;
     snprintf(path1, sizeof path1, "/tmp/match_open1_%d.txt", (int)getpid());
@@ -329,14 +329,14 @@ static int check_records(const char *path, const char *first, int games)
         Past h;
         past_init(&h);
         for (int i = 0; i < pg.nmoves; i++) {
-            assert_int_equal(past_result(g, pos, &opt, h.keys, h.len), RESULT_NONE);
+            assert_int_equal(past_result(g, pos, h.keys, h.len), RESULT_NONE);
             Move m = game_parse_move(g, pos, pg.moves[i]);
             if (m == MOVE_NONE)
                 fail_msg("game %d: illegal move %s at ply %d", n, pg.moves[i], i + 1);
             past_push(&h, g->key(pos));
             g->make(pos, m, undo);
         }
-        int r = past_result(g, pos, &opt, h.keys, h.len);
+        int r = past_result(g, pos, h.keys, h.len);
         past_free(&h);
         const char *want = r == RESULT_P1_WIN ? "1-0" : r == RESULT_P2_WIN ? "0-1" : "1/2-1/2";
         if (!strcmp(pg.term, "rules") || !strcmp(pg.term, "repetition") || !strcmp(pg.term, "move rule"))
@@ -428,7 +428,7 @@ static void test_match_two_copies(void **state)
             snprintf(c.each[0].name, sizeof c.each[0].name, "BoardSize");
             snprintf(c.each[0].value, sizeof c.each[0].value, "9");
             c.neach = 1;
-            c.game_opt.board_size = 9;
+            morelli_opts(&c.game_opt)->board_size = 9;
         }
         pgn_path(c.pgnout, sizeof c.pgnout, "copies");
         MatchSummary s;
@@ -656,7 +656,7 @@ static void test_demo(void **state)
     snprintf(c.each[0].name, MATCH_NAME_MAX, "BoardSize");
     snprintf(c.each[0].value, MATCH_VALUE_MAX, "9");
     c.neach = 1;
-    c.game_opt.board_size = 9;
+    morelli_opts(&c.game_opt)->board_size = 9;
     c.tc.type = TC_NODES;
     c.tc.nodes = 200;
     c.demo = 1;

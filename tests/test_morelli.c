@@ -72,7 +72,7 @@ static void test_bad_fens(void **state)
         if (bar2) {
             *bar2 = '\0';
             if (strstr(bar2 + 1, "pairs"))
-                opt.setup = SETUP_PAIRS;
+                morelli_opts(&opt)->setup = SETUP_PAIRS;
         }
         assert_int_equal(G->init(pos, &def, err, sizeof err), 0);
         memcpy(copy, pos, G->pos_size);
@@ -107,17 +107,17 @@ static void test_setups(void **state)
         fa, "bwwwwwwwwwwww/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/b11w/bbbbbbbbbbbbw b");
     /* random: same seed same board, another seed another board, and every
      * outer cell faces an adverse stone */
-    opt.setup = SETUP_RANDOM;
+    morelli_opts(&opt)->setup = SETUP_RANDOM;
     for (int size = 9; size <= 13; size += 2) {
-        opt.board_size = size;
+        morelli_opts(&opt)->board_size = size;
         int differ = 0;
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            opt.setup_seed = seed;
+            morelli_opts(&opt)->setup_seed = seed;
             assert_int_equal(G->init(a, &opt, err, sizeof err), 0);
             assert_int_equal(G->init(b, &opt, err, sizeof err), 0);
             assert_memory_equal(a, b, G->pos_size);
             G->to_fen(a, fa, sizeof fa);
-            opt.setup_seed = seed + 100;
+            morelli_opts(&opt)->setup_seed = seed + 100;
             assert_int_equal(G->init(b, &opt, err, sizeof err), 0);
             G->to_fen(b, fb, sizeof fb);
             differ += strcmp(fa, fb) != 0;
@@ -142,10 +142,10 @@ static void test_setups(void **state)
     }
     /* bad options */
     game_options_default(&opt);
-    opt.board_size = 10;
+    morelli_opts(&opt)->board_size = 10;
     assert_int_equal(G->init(a, &opt, err, sizeof err), -1);
     game_options_default(&opt);
-    opt.setup = 7;
+    morelli_opts(&opt)->setup = 7;
     assert_int_equal(G->init(a, &opt, err, sizeof err), -1);
 }
 
@@ -180,7 +180,7 @@ static void random_games(const GameOptions *opt, int games, uint64_t seed)
     assert_non_null(moves);
     char err[256], fen[FEN_MAX], fen2[FEN_MAX];
     char cells[169], start[169];
-    const int size = opt->board_size, ring = 4 * (size - 1), limit = limit_for(size);
+    const int size = morelli_opts_c(opt)->board_size, ring = 4 * (size - 1), limit = limit_for(size);
     for (int gi = 0; gi < games; gi++) {
         assert_int_equal(G->init(pos, opt, err, sizeof err), 0);
         int play_plies = 0, placed = 0, stones = -1;
@@ -225,7 +225,7 @@ static void random_games(const GameOptions *opt, int games, uint64_t seed)
             assert_true(n > 0);
             td_play_checked(G, pos, moves[rng_below(&seed, (uint32_t)n)]);
             if (count < ring)
-                placed += opt->setup == SETUP_PAIRS ? 2 : 1;
+                placed += morelli_opts_c(opt)->setup == SETUP_PAIRS ? 2 : 1;
             else
                 play_plies++;
         }
@@ -245,10 +245,10 @@ static void test_random_games(void **state)
             for (int st = 0; st < 5; st++) {
                 GameOptions opt;
                 game_options_default(&opt);
-                opt.board_size = size;
-                opt.ruleset = rs;
-                opt.setup = st;
-                opt.setup_seed = seed;
+                morelli_opts(&opt)->board_size = size;
+                morelli_opts(&opt)->ruleset = rs;
+                morelli_opts(&opt)->setup = st;
+                morelli_opts(&opt)->setup_seed = seed;
                 random_games(&opt, games, seed++ * 7919);
             }
 }
@@ -274,7 +274,7 @@ static void test_move_text(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_true(game_parse_move(G, pos, bad[i]) == MOVE_NONE);
     /* placement */
-    opt.setup = SETUP_FREE;
+    morelli_opts(&opt)->setup = SETUP_FREE;
     assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
     m = game_parse_move(G, pos, "A1");
     assert_true(m != MOVE_NONE);
@@ -316,10 +316,10 @@ static void test_colour_symmetry(void **state)
             for (int game = 0; game < 3; game++) {
                 GameOptions opt;
                 game_options_default(&opt);
-                opt.board_size = size;
-                opt.ruleset = rs;
-                opt.setup = SETUP_RANDOM;
-                opt.setup_seed = seed + (uint64_t)game;
+                morelli_opts(&opt)->board_size = size;
+                morelli_opts(&opt)->ruleset = rs;
+                morelli_opts(&opt)->setup = SETUP_RANDOM;
+                morelli_opts(&opt)->setup_seed = seed + (uint64_t)game;
                 assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
                 for (;;) {
                     G->to_fen(pos, fen, sizeof fen);

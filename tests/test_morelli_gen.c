@@ -179,7 +179,7 @@ static void test_generators_agree(void **state)
             games = 1;
         uint64_t rng = seed;
         for (int gi = 0; gi < games; gi++) {
-            opt.setup_seed = rng_next(&rng);
+            morelli_opts(&opt)->setup_seed = rng_next(&rng);
             assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
             int have_prev = 0;
             for (;;) {

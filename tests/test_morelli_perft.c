@@ -92,10 +92,10 @@ static void test_kept_parts(void **state)
             for (int st = 0; st < 5; st++) {
                 GameOptions opt;
                 game_options_default(&opt);
-                opt.board_size = size;
-                opt.ruleset = rs;
-                opt.setup = st;
-                opt.setup_seed = (int64_t)seed;
+                morelli_opts(&opt)->board_size = size;
+                morelli_opts(&opt)->ruleset = rs;
+                morelli_opts(&opt)->setup = st;
+                morelli_opts(&opt)->setup_seed = (int64_t)seed;
                 MoPos p;
                 assert_int_equal(G->init(&p, &opt, err, sizeof err), 0);
                 /* under the sanitizers every third position of a game */

@@ -266,12 +266,12 @@ static void test_against_reference(void **state)
             games = 1;
         uint64_t rng = seed;
         for (int g = 0; g < games; g++) {
-            opt.setup_seed = rng_next(&rng);
+            morelli_opts(&opt)->setup_seed = rng_next(&rng);
             assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
             for (;;) {
                 G->to_fen(pos, fen, sizeof fen);
                 Ref r;
-                ref_from_fen(&r, fen, opt.ruleset == RULESET_CLASSIC, opt.setup == SETUP_PAIRS);
+                ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC, morelli_opts(&opt)->setup == SETUP_PAIRS);
                 int nr = ref_moves(&r, ref, MAXI);
                 int n = G->gen_moves(pos, moves);
                 assert_true(n <= MAXI);
@@ -292,8 +292,8 @@ static void test_against_reference(void **state)
                     same = strcmp(mine[i], ref[i]) == 0;
                 if (!same) {
                     print_error("%d %s %s: position %s\n  engine %d moves, reference %d\n",
-                                (int)opt.board_size, td_ruleset_names[opt.ruleset],
-                                td_setup_names[opt.setup], fen, n, nr);
+                                (int)morelli_opts(&opt)->board_size, td_ruleset_names[morelli_opts(&opt)->ruleset],
+                                td_setup_names[morelli_opts(&opt)->setup], fen, n, nr);
                     for (int i = 0, j = 0; i < n || j < nr;) {
                         int c = i >= n ? 1 : j >= nr ? -1 : strcmp(mine[i], ref[j]);
                         if (c < 0)
@@ -368,7 +368,7 @@ static void test_reference_perft(void **state)
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         G->to_fen(pos, fen, sizeof fen);
         Ref r;
-        ref_from_fen(&r, fen, opt.ruleset == RULESET_CLASSIC, opt.setup == SETUP_PAIRS);
+        ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC, morelli_opts(&opt)->setup == SETUP_PAIRS);
         int depth = 1;
         for (char *c = strtok_r(fld[3], " ", &cs); c; c = strtok_r(NULL, " ", &cs), depth++) {
             unsigned long long want = strtoull(c, NULL, 10);

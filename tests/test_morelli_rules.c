@@ -232,9 +232,9 @@ static void test_rule_cases(void **state)
             c.have_pos = 0;
             cases++;
         } else if (strncmp(line, "setup ", 6) == 0) {
-            c.opt.setup = strcmp(line + 6, "pairs") == 0 ? SETUP_PAIRS : SETUP_FREE;
+            morelli_opts(&c.opt)->setup = strcmp(line + 6, "pairs") == 0 ? SETUP_PAIRS : SETUP_FREE;
         } else if (strncmp(line, "ruleset ", 8) == 0) {
-            c.opt.ruleset = strcmp(line + 8, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
+            morelli_opts(&c.opt)->ruleset = strcmp(line + 8, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
         } else if (strncmp(line, "fen ", 4) == 0) {
             if (G->from_fen(c.pos, line + 4, &c.opt, err, sizeof err) != 0) {
                 print_error("line %d, case '%s': fen rejected: %s\n", c.line, c.title, err);

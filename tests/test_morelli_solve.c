@@ -240,9 +240,9 @@ static void test_values_agree(void **state)
         for (int tries = 0; done < count && tries < 20 * count; tries++) {
             GameOptions opt;
             game_options_default(&opt);
-            opt.board_size = size;
-            opt.setup = SETUP_RANDOM;
-            opt.setup_seed = rng_next(&rng);
+            morelli_opts(&opt)->board_size = size;
+            morelli_opts(&opt)->setup = SETUP_RANDOM;
+            morelli_opts(&opt)->setup_seed = rng_next(&rng);
             unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
             char err[256];
             static char fens[400][FEN_MAX];

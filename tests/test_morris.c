@@ -35,13 +35,13 @@ static void parse_options(const char *s, GameOptions *o)
     game_options_default(o);
     const char *p;
     if ((p = strstr(s, "pieces=")))
-        o->pieces = atoi(p + 7);
+        morris_opts(o)->pieces = atoi(p + 7);
     if ((p = strstr(s, "diag=")))
-        o->diagonals = atoi(p + 5);
+        morris_opts(o)->diagonals = atoi(p + 5);
     if ((p = strstr(s, "fly=")))
-        o->flying = atoi(p + 4);
+        morris_opts(o)->flying = atoi(p + 4);
     if ((p = strstr(s, "rule=")))
-        o->move_rule = atoi(p + 5);
+        morris_opts(o)->move_rule = atoi(p + 5);
 }
 
 static void load(void *pos, const GameOptions *o, const char *fen)
@@ -81,14 +81,14 @@ static void check_seq_line(char **f, int nf)
     char list[512];
     snprintf(list, sizeof list, "%s", f[3]);
     for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-        assert_int_equal(past_result(G, pos, &o, h.keys, h.len), RESULT_NONE);
+        assert_int_equal(past_result(G, pos, h.keys, h.len), RESULT_NONE);
         Move m = game_parse_move(G, pos, t);
         if (m == MOVE_NONE)
             fail_msg("%s: move %s is not legal", f[0], t);
         assert_int_equal(past_push(&h, G->key(pos)), 0);
         G->make(pos, m, undo);
     }
-    int res = past_result(G, pos, &o, h.keys, h.len);
+    int res = past_result(G, pos, h.keys, h.len);
     if (res != td_result_code(f[4]))
         fail_msg("%s: result %d, want %s", f[0], res, f[4]);
     assert_int_equal(G->reversible_plies(pos), atoi(f[5]));
@@ -214,14 +214,14 @@ static void random_games(const GameOptions *o, int games, uint64_t seed)
     int ends[4] = {0, 0, 0, 0};
     for (int gi = 0; gi < games; gi++) {
         assert_int_equal(G->init(pos, o, err, sizeof err), 0);
-        int total_before = 2 * o->pieces, ply = 0;
+        int total_before = 2 * morris_opts_c(o)->pieces, ply = 0;
         for (; ply < 300 && G->result(pos) == RESULT_NONE; ply++) {
             int n = G->gen_moves(pos, moves);
             assert_in_range(n, 1, G->max_moves);
             int nb[2], h[2];
             G->to_fen(pos, fen, sizeof fen);
             fen_counts(fen, nb, h);
-            assert_true(nb[0] + h[0] <= o->pieces && nb[1] + h[1] <= o->pieces);
+            assert_true(nb[0] + h[0] <= morris_opts_c(o)->pieces && nb[1] + h[1] <= morris_opts_c(o)->pieces);
             assert_true(nb[0] + h[0] + nb[1] + h[1] <= total_before);
             total_before = nb[0] + h[0] + nb[1] + h[1];
             check_generators(pos, moves, n, &seed);
@@ -256,9 +256,9 @@ static void test_random_games(void **state)
     GameOptions o;
     for (int v = 0; v < 8; v++) {
         game_options_default(&o);
-        o.pieces = (v & 1) ? 12 : 9;
-        o.diagonals = (v >> 1) & 1;
-        o.flying = !((v >> 2) & 1);
+        morris_opts(&o)->pieces = (v & 1) ? 12 : 9;
+        morris_opts(&o)->diagonals = (v >> 1) & 1;
+        morris_opts(&o)->flying = !((v >> 2) & 1);
         random_games(&o, games, 777 + (uint64_t)v);
     }
 }
@@ -268,7 +268,7 @@ static void test_bad_options_and_moves(void **state)
     (void)state;
     GameOptions o;
     game_options_default(&o);
-    o.pieces = 11;
+    morris_opts(&o)->pieces = 11;
     unsigned char pos[POS_MAX_BYTES];
     char err[256] = "";
     assert_int_equal(G->init(pos, &o, err, sizeof err), -1);
@@ -281,7 +281,8 @@ static void test_bad_options_and_moves(void **state)
         assert_true(game_parse_move(G, pos, bad[i]) == MOVE_NONE);
     assert_true(game_parse_move(G, pos, "D2") != MOVE_NONE);
     assert_int_equal(G->repetition_count, 3);
-    assert_int_equal(G->uses_move_rule, 1);
+    assert_non_null(G->move_rule);
+    assert_int_equal(G->move_rule(pos), 100);
 }
 
 static void test_print(void **state)
@@ -289,7 +290,7 @@ static void test_print(void **state)
     (void)state;
     GameOptions o;
     game_options_default(&o);
-    o.diagonals = 1;
+    morris_opts(&o)->diagonals = 1;
     unsigned char pos[POS_MAX_BYTES];
     char err[256];
     assert_int_equal(G->from_fen(pos, "W1B/BWB/1W1/WB2WB/1B1/W1W/B1W w 0 0 0", &o, err,
@@ -546,16 +547,16 @@ static void check_set(char **f, int nf)
     parse_options(f[0], &o);
     int maxp = atoi(f[1]), samples = atoi(f[2]), depth = atoi(f[3]);
     if (td_sanitized()) {
-        if (o.flying || o.diagonals)
+        if (morris_opts(&o)->flying || morris_opts(&o)->diagonals)
             return; /* builds take minutes there: one set, 3 pieces a side */
         maxp = 3;
         samples /= 10;
     }
     long npos = 0;
     double ms = 0;
-    assert_int_equal(morris_egtb_build(o.diagonals, o.flying, maxp, &npos, &ms), 0);
+    assert_int_equal(morris_egtb_build(morris_opts(&o)->diagonals, morris_opts(&o)->flying, maxp, &npos, &ms), 0);
     assert_true(npos > 0);
-    uint64_t rng = 0x5EED0000u + (uint64_t)(o.diagonals * 2 + o.flying);
+    uint64_t rng = 0x5EED0000u + (uint64_t)(morris_opts(&o)->diagonals * 2 + morris_opts(&o)->flying);
     int decided = 0, searched = 0;
     for (int s = 0; s < samples; s++) {
         char cells[25], fen[FEN_MAX];
@@ -657,8 +658,8 @@ static void test_no_memory(void **state)
     (void)state;
     GameOptions o;
     game_options_default(&o);
-    o.diagonals = 1;
-    o.flying = 0;
+    morris_opts(&o)->diagonals = 1;
+    morris_opts(&o)->flying = 0;
     unsigned char pos[POS_MAX_BYTES];
     load(pos, &o, "W2/3/3/WW1B2/3/B2/1B1 w 0 0 0");
     int ev = G->evaluate(pos);

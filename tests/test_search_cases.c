@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "morelli/morelli_options.h"
+#include "morris/morris.h"
 #include "search/search.h"
 #include "search_toys.h"
 #include "testdata.h"
@@ -42,15 +44,15 @@ static void apply_options(GameOptions *opt, char *s)
         *eq++ = 0;
         long v = strtol(eq, NULL, 10);
         if (strcmp(tok, "ruleset") == 0)
-            opt->ruleset = strcmp(eq, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
+            morelli_opts(opt)->ruleset = strcmp(eq, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
         else if (strcmp(tok, "pieces") == 0)
-            opt->pieces = (int)v;
+            morris_opts(opt)->pieces = (int)v;
         else if (strcmp(tok, "diagonals") == 0)
-            opt->diagonals = (int)v;
+            morris_opts(opt)->diagonals = (int)v;
         else if (strcmp(tok, "flying") == 0)
-            opt->flying = (int)v;
+            morris_opts(opt)->flying = (int)v;
         else if (strcmp(tok, "moverule") == 0)
-            opt->move_rule = (int)v;
+            morris_opts(opt)->move_rule = (int)v;
         else
             fail_msg("unknown option %s", tok);
     }

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "morelli/morelli_options.h"
+#include "morris/morris.h"
 #include "past.h"
 #include "search/search.h"
 #include "search/search_internal.h"
@@ -53,7 +55,7 @@ static void random_positions(const Game *g, const GameOptions *opt, int trials, 
                 lim.nodes = a ? 100 : 2000;
             SearchResult r;
             Move m = search_go(a ? mc : ab, g, pos, opt, hist, nh, &lim, NULL, NULL, NULL, &r);
-            int over = past_result(g, pos, opt, hist, nh) != RESULT_NONE;
+            int over = past_result(g, pos, hist, nh) != RESULT_NONE;
             int n = over ? 0 : g->gen_moves(pos, moves), legal = 0;
             for (int i = 0; i < n; i++)
                 legal |= moves[i] == m;
@@ -81,19 +83,19 @@ static void test_random_positions(void **state)
         game_options_default(&opt);
         random_positions(game_list[i], &opt, trials, 100 + (uint64_t)i);
         if (game_list[i] == &game_morelli) {
-            opt.board_size = 9;
-            opt.ruleset = RULESET_CLASSIC;
-            opt.setup = SETUP_FREE;
+            morelli_opts(&opt)->board_size = 9;
+            morelli_opts(&opt)->ruleset = RULESET_CLASSIC;
+            morelli_opts(&opt)->setup = SETUP_FREE;
             random_positions(game_list[i], &opt, trials, 201);
-            opt.board_size = 11;
-            opt.ruleset = RULESET_STANDARD;
-            opt.setup = SETUP_RANDOM;
-            opt.setup_seed = 5;
+            morelli_opts(&opt)->board_size = 11;
+            morelli_opts(&opt)->ruleset = RULESET_STANDARD;
+            morelli_opts(&opt)->setup = SETUP_RANDOM;
+            morelli_opts(&opt)->setup_seed = 5;
             random_positions(game_list[i], &opt, trials, 302);
         } else if (game_list[i] == &game_morris) {
-            opt.pieces = 12;
-            opt.diagonals = 1;
-            opt.move_rule = 10;
+            morris_opts(&opt)->pieces = 12;
+            morris_opts(&opt)->diagonals = 1;
+            morris_opts(&opt)->move_rule = 10;
             random_positions(game_list[i], &opt, trials, 403);
         }
     }
@@ -228,7 +230,7 @@ static void test_real_game_determinism(void **state)
         const Game *g = game_list[i];
         GameOptions opt;
         game_options_default(&opt);
-        opt.board_size = 9;
+        morelli_opts(&opt)->board_size = 9;
         unsigned char pos[POS_MAX_BYTES];
         char err[128];
         if (g->init(pos, &opt, err, sizeof err) != 0 || g->result(pos) != RESULT_NONE)

@@ -213,7 +213,7 @@ int td_morelli_row(const char *line, GameOptions *opt, int *a, unsigned long lon
     if (sscanf(line, "%d %31s %31s %d %llu", &size, r, st, a, b) != 5)
         return -1;
     game_options_default(opt);
-    opt->board_size = size;
+    morelli_opts(opt)->board_size = size;
     return set_names(opt, r, st);
 }
 

@@ -528,7 +528,6 @@ const Game game_fano = {
     .result = fano_result,
     .repetition_count = 2,
     .reversible_plies = NULL, /* scan the whole history */
-    .uses_move_rule = 0,
     .key = fano_key,
     .key_from_scratch = fano_key_scratch,
     .evaluate = fano_evaluate,

@@ -350,8 +350,9 @@ static const char *mo_end_note(const void *pos, int result)
 
 /* A random setup from seed, unless the setup is a placement one (free,
  * pairs: those start empty). */
-static int mo_random_setup(GameOptions *o, uint64_t seed)
+static int mo_random_setup(GameOptions *settings, uint64_t seed)
 {
+    MorelliOptions *o = morelli_opts(settings);
     if (o->setup == SETUP_FREE || o->setup == SETUP_PAIRS)
         return 0;
     o->setup = SETUP_RANDOM;
@@ -365,10 +366,10 @@ static const char *const setup_names[] = {"adjacent", "facing", "random", "free"
 static const int64_t board_sizes[] = {9, 11, 13, OPTION_ONLY_END};
 static const Option mo_options[] = {
     {"Ruleset", OPTION_COMBO, RULESET_STANDARD, 0, 0, ruleset_names, NULL,
-     offsetof(GameOptions, ruleset)},
-    {"Setup", OPTION_COMBO, SETUP_ADJACENT, 0, 0, setup_names, NULL, offsetof(GameOptions, setup)},
-    {"SetupSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, offsetof(GameOptions, setup_seed)},
-    {"BoardSize", OPTION_SPIN, 13, 9, 13, NULL, board_sizes, offsetof(GameOptions, board_size)},
+     offsetof(MorelliOptions, ruleset)},
+    {"Setup", OPTION_COMBO, SETUP_ADJACENT, 0, 0, setup_names, NULL, offsetof(MorelliOptions, setup)},
+    {"SetupSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, offsetof(MorelliOptions, setup_seed)},
+    {"BoardSize", OPTION_SPIN, 13, 9, 13, NULL, board_sizes, offsetof(MorelliOptions, board_size)},
 };
 
 static const GameSearch mo_search = {
@@ -410,6 +411,7 @@ const Game game_morelli = {
     .side_names = {"Black", "White"},
     .options = mo_options,
     .option_count = (int)(sizeof mo_options / sizeof mo_options[0]),
+    .opts_size = sizeof(MorelliOptions),
     .init = mo_init,
     .from_fen = mo_from_fen,
     .to_fen = mo_to_fen,
@@ -420,7 +422,6 @@ const Game game_morelli = {
     .result = mo_result,
     .repetition_count = 0,
     .reversible_plies = NULL,
-    .uses_move_rule = 0,
     .key = mo_key,
     .key_from_scratch = mo_key_from_scratch,
     .evaluate = morelli_evaluate,

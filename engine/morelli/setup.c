@@ -13,7 +13,7 @@ static int size_index(int n)
     return n == 9 ? 0 : n == 11 ? 1 : n == 13 ? 2 : -1;
 }
 
-static void pos_empty(MoPos *p, int n, const GameOptions *opt)
+static void pos_empty(MoPos *p, int n, const MorelliOptions *opt)
 {
     memset(p, 0, sizeof *p);
     p->n = (uint8_t)n;
@@ -29,11 +29,11 @@ static void put(MoPos *p, int side, int file, int rank)
     p->count++;
 }
 
-int mo_init(void *pos, const GameOptions *opt, char *err, size_t errlen)
+int mo_init(void *pos, const GameOptions *settings, char *err, size_t errlen)
 {
     morelli_tables_init();
     GameOptions def;
-    opt = game_options_or_default(opt, &def);
+    const MorelliOptions *opt = game_opts_or_default(&game_morelli, settings, &def);
     int n = opt->board_size;
     if (size_index(n) < 0) {
         snprintf(err, errlen, "morelli: board size %d (expected 9, 11 or 13)", n);
@@ -90,12 +90,12 @@ int mo_init(void *pos, const GameOptions *opt, char *err, size_t errlen)
     return 0;
 }
 
-int mo_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err,
+int mo_from_fen(void *pos, const char *fen, const GameOptions *settings, char *err,
                        size_t errlen)
 {
     morelli_tables_init();
     GameOptions def;
-    opt = game_options_or_default(opt, &def);
+    const MorelliOptions *opt = game_opts_or_default(&game_morelli, settings, &def);
     if (!fen) {
         snprintf(err, errlen, "fen: missing");
         return -1;

@@ -378,13 +378,14 @@ static uint64_t morris_perft(void *vp, int depth, int bulk)
 }
 
 static int morris_reversible(const void *vp) { return ((const Pos *)vp)->rev; }
+static int morris_move_rule(const void *vp) { return (int)((const Pos *)vp)->move_rule; }
 
 static const int64_t piece_counts[] = {9, 12, OPTION_ONLY_END};
 static const Option morris_options[] = {
-    {"Pieces", OPTION_SPIN, 9, 9, 12, NULL, piece_counts, offsetof(GameOptions, pieces)},
-    {"Diagonals", OPTION_CHECK, 0, 0, 1, NULL, NULL, offsetof(GameOptions, diagonals)},
-    {"Flying", OPTION_CHECK, 1, 0, 1, NULL, NULL, offsetof(GameOptions, flying)},
-    {"MoveRule", OPTION_SPIN, 100, 0, 100000, NULL, NULL, offsetof(GameOptions, move_rule)},
+    {"Pieces", OPTION_SPIN, 9, 9, 12, NULL, piece_counts, offsetof(MorrisOptions, pieces)},
+    {"Diagonals", OPTION_CHECK, 0, 0, 1, NULL, NULL, offsetof(MorrisOptions, diagonals)},
+    {"Flying", OPTION_CHECK, 1, 0, 1, NULL, NULL, offsetof(MorrisOptions, flying)},
+    {"MoveRule", OPTION_SPIN, 100, 0, 100000, NULL, NULL, offsetof(MorrisOptions, move_rule)},
 };
 
 /* Morris's search profile: with its ordering hints the first moves are
@@ -428,6 +429,7 @@ const Game game_morris = {
     .side_names = {"White", "Black"},
     .options = morris_options,
     .option_count = (int)(sizeof morris_options / sizeof morris_options[0]),
+    .opts_size = sizeof(MorrisOptions),
     .init = morris_init,
     .from_fen = morris_from_fen,
     .to_fen = morris_to_fen,
@@ -438,7 +440,7 @@ const Game game_morris = {
     .result = morris_result,
     .repetition_count = 3,
     .reversible_plies = morris_reversible,
-    .uses_move_rule = 1,
+    .move_rule = morris_move_rule,
     .key = morris_key,
     .key_from_scratch = morris_key_scratch,
     .evaluate = morris_evaluate,

@@ -8,6 +8,26 @@
 
 #include "game.h"
 
+/* Morris's options struct: its blob of GameOptions, declared option by
+ * option in the game's descriptor (engine/morris/morris.c). */
+typedef struct MorrisOptions {
+    int64_t pieces;    /* Pieces, 9 or 12 */
+    int64_t diagonals; /* Diagonals, bool */
+    int64_t flying;    /* Flying, bool */
+    int64_t move_rule; /* MoveRule, plies without removal that draw, 0 = off */
+} MorrisOptions;
+_Static_assert(sizeof(MorrisOptions) <= GAME_OPTS_MAX_BYTES, "fits its GameOptions blob");
+
+/* Morris's blob of the settings o. */
+static inline MorrisOptions *morris_opts(GameOptions *o)
+{
+    return game_opts_mut(&game_morris, o);
+}
+static inline const MorrisOptions *morris_opts_c(const GameOptions *o)
+{
+    return game_opts(&game_morris, o);
+}
+
 /* The most pieces on the board a side that the tables cover, and the most
  * on the board in all: each side 3..4, and 5 against 3 (either side 5),
  * are the positions of 3 or more a side and at most 8 in all. */

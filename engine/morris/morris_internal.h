@@ -26,6 +26,7 @@
 #define MORELLI_MORRIS_INTERNAL_H
 
 #include "game.h"
+#include "morris.h"
 
 #define NPTS 24
 #define ALL_PTS 0xFFFFFFu
@@ -104,6 +105,7 @@ static inline uint32_t closing_points(int diag, uint32_t own, uint32_t empty)
 typedef struct Pos {
     Key key;
     uint32_t bb[2];   /* pieces on the board, per side */
+    uint32_t move_rule; /* option MoveRule: rev that draws, 0 = off */
     uint16_t rev;     /* plies since the last placement or removal */
     uint8_t hand[2];  /* pieces still to place */
     uint8_t stm;      /* SIDE_P1 (White) or SIDE_P2 (Black) */

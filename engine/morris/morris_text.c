@@ -23,7 +23,7 @@ static const int rank_len[7] = {3, 3, 3, 6, 3, 3, 3};
 static int pos_for_options(Pos *p, const GameOptions *opt, char *err, size_t errlen)
 {
     GameOptions def;
-    const GameOptions *o = game_options_or_default(opt, &def);
+    const MorrisOptions *o = game_opts_or_default(&game_morris, opt, &def);
     if (o->pieces != 9 && o->pieces != 12) {
         snprintf(err, errlen, "morris: Pieces must be 9 or 12, not %d", (int)o->pieces);
         return -1;
@@ -32,6 +32,7 @@ static int pos_for_options(Pos *p, const GameOptions *opt, char *err, size_t err
     p->pieces = (uint8_t)o->pieces;
     p->diag = o->diagonals ? 1 : 0;
     p->flying = o->flying ? 1 : 0;
+    p->move_rule = (uint32_t)o->move_rule;
     return 0;
 }
 

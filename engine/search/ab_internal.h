@@ -212,7 +212,7 @@ static inline int ab_terminal(AbThread *t, int ply, int *score)
         return 1;
     }
     if (ply > 0 && t->c->uses_history &&
-        past_draw(g, t->pos, t->c->opt, t->keys, t->nbase + ply) == RESULT_DRAW) {
+        past_draw(g, t->pos, t->keys, t->nbase + ply) == RESULT_DRAW) {
         t->horizon++; /* a draw by this path only: not the position's value */
         *score = 0;
         return 1;

@@ -38,7 +38,7 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
             break;
         }
         if (d > 0 && r->c->uses_history &&
-            past_draw(g, r->pos, r->c->opt, r->keys, r->nbase + d) == RESULT_DRAW) {
+            past_draw(g, r->pos, r->keys, r->nbase + d) == RESULT_DRAW) {
             res = 0.5;
             break;
         }

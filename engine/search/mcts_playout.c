@@ -25,8 +25,7 @@ static double capped(MctsRun *r)
 double mcts_playout(MctsRun *r)
 {
     const Game *g = r->g;
-    const GameOptions *opt = r->c->opt;
-    int rule = g->uses_move_rule && opt->move_rule > 0 ? opt->move_rule : 0;
+    int rule = game_move_rule(g, r->pos);
     const GamePlayout *gp = r->plain ? NULL : g->playout;
     if (gp && gp->run && !rule) {
         int res = gp->run(r->pos, &r->t->rng, r->cap);
@@ -36,7 +35,7 @@ double mcts_playout(MctsRun *r)
         int res = g->result(r->pos);
         if (res != RESULT_NONE)
             return result_p1(res);
-        if (rule && g->reversible_plies && g->reversible_plies(r->pos) >= rule)
+        if (rule > 0 && g->reversible_plies && g->reversible_plies(r->pos) >= rule)
             return 0.5;
         if (ply >= r->cap)
             return capped(r);

@@ -173,7 +173,7 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
         keys[c->nprev] = g->key(c->root);
         memcpy(p, c->root, g->pos_size);
         g->make(p, best, undo);
-        int d = past_draw(g, p, c->opt, keys, c->nprev + 1);
+        int d = past_draw(g, p, keys, c->nprev + 1);
         free(keys);
         if (d == RESULT_DRAW)
             return MOVE_NONE;
@@ -238,7 +238,7 @@ static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
         .limits = limits, .stop = stop,
     };
     c->root_side = g->side_to_move(pos);
-    c->uses_history = g->repetition_count > 0 || (g->uses_move_rule && opt->move_rule > 0);
+    c->uses_history = g->repetition_count > 0 || game_move_rule(g, pos) > 0;
     timeman_init(&c->tm, limits, c->root_side, s->move_overhead);
     atomic_store(&s->halt, 0);
 }
@@ -265,7 +265,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         memset(res, 0, sizeof *res);
 
     Move best = MOVE_NONE;
-    if (past_result(g, pos, opt, c.prev, c.nprev) != RESULT_NONE) {
+    if (past_result(g, pos, c.prev, c.nprev) != RESULT_NONE) {
         if (emit)
             emit(ctx, &(SearchInfo){.kind = SEARCH_INFO_GAME_OVER});
         wait_for_stop(&c);

@@ -15,6 +15,7 @@
 
 #include "game.h"
 #include "morelli/morelli_options.h"
+#include "morris/morris.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,12 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GameOptions o;
     game_options_default(&o);
     static const int sizes[] = {13, 11, 9, 9};
-    o.board_size = sizes[(sel >> 2) & 3];
-    o.ruleset = (sel >> 4) & 1 ? RULESET_CLASSIC : RULESET_STANDARD;
-    o.setup = (sel >> 5) & 1 ? SETUP_FREE : SETUP_ADJACENT;
-    o.pieces = (sel >> 6) & 1 ? 12 : 9;
-    o.diagonals = (sel >> 6) & 1;
-    o.flying = !((sel >> 7) & 1);
+    morelli_opts(&o)->board_size = sizes[(sel >> 2) & 3];
+    morelli_opts(&o)->ruleset = (sel >> 4) & 1 ? RULESET_CLASSIC : RULESET_STANDARD;
+    morelli_opts(&o)->setup = (sel >> 5) & 1 ? SETUP_FREE : SETUP_ADJACENT;
+    morris_opts(&o)->pieces = (sel >> 6) & 1 ? 12 : 9;
+    morris_opts(&o)->diagonals = (sel >> 6) & 1;
+    morris_opts(&o)->flying = !((sel >> 7) & 1);
 
     char fen[4 * FEN_MAX + 1];
     size_t n = size - 1;

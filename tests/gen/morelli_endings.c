@@ -55,9 +55,9 @@ static int play(int n, uint64_t *rng, char (*fens)[FEN_MAX], int max)
 {
     GameOptions opt;
     game_options_default(&opt);
-    opt.board_size = n;
-    opt.setup = SETUP_RANDOM;
-    opt.setup_seed = rng_next(rng);
+    morelli_opts(&opt)->board_size = n;
+    morelli_opts(&opt)->setup = SETUP_RANDOM;
+    morelli_opts(&opt)->setup_seed = rng_next(rng);
     unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     char err[128];
     if (G->init(pos, &opt, err, sizeof err) != 0)
