@@ -3,13 +3,16 @@
  * random games under every combination of the game's option values (from
  * its descriptor) where unmake restores the position byte for byte and the
  * incremental key equals the key computed from scratch, FEN round trips of
- * every position visited, and move text round trips; and the perft of
- * every game from the one data file tests/data/perft.txt.
+ * every position visited, and move text round trips; the perft of every
+ * game from the one data file tests/data/perft.txt; and what each game
+ * declares (capability blocks, search profile, own options) from
+ * tests/data/game_interface.txt.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -153,6 +156,62 @@ static void test_registry(void **state)
     }
 }
 
+/* tests/data/game_interface.txt: each game's capability blocks, search
+ * profile and own options as `d` shows them; each option's value lies in
+ * the game's own blob, which no other game's setting changes. */
+static void test_interface(void **state)
+{
+    (void)state;
+    FILE *f = td_open("game_interface.txt");
+    char line[512], *fl[TD_MAXF];
+    int games = 0;
+    static const SearchProfile plain = SEARCH_PROFILE_PLAIN;
+    while (td_next_record(f, line, sizeof line, fl) > 0) {
+        const Game *g = game_by_name(fl[0]);
+        assert_non_null(g);
+        games++;
+        const void *blocks[] = {g->search, g->playout, g->solver,
+                                g->pictures, g->tuning, g->setup};
+        const char *names[] = {"search", "playout", "solver", "pictures", "tuning", "setup"};
+        for (int i = 0; i < 6; i++) {
+            char word[16];
+            snprintf(word, sizeof word, " %s ", names[i]);
+            char have[128];
+            snprintf(have, sizeof have, " %s ", fl[1]);
+            if ((blocks[i] != NULL) != (strstr(have, word) != NULL))
+                fail_msg("%s: block %s", g->name, names[i]);
+        }
+        const SearchProfile *sp = g->search ? &g->search->profile : &plain;
+        char got[128];
+        snprintf(got, sizeof got, "%d %d %d %d %s %d", sp->iir_depth, sp->etc_depth,
+                 sp->lmr_late, sp->lmr_later, sp->lmr_style == LMR_STEPS ? "steps" : "table",
+                 sp->lmp);
+        if (strcmp(fl[2], "plain") == 0)
+            assert_memory_equal(sp, &plain, sizeof plain);
+        else
+            assert_string_equal(got, fl[2]);
+        /* d's text, the own options only, unchanged by any other game's */
+        GameOptions opt, other;
+        game_options_default(&opt);
+        char desc[512];
+        game_options_describe(g, &opt, desc, sizeof desc);
+        assert_string_equal(desc, fl[3]);
+        assert_in_range(g->opts_size, 0, GAME_OPTS_MAX_BYTES);
+        for (int k = 0; k < g->option_count; k++)
+            assert_true(g->options[k].offset + sizeof(int64_t) <= g->opts_size);
+        other = opt;
+        for (int gi = 0; gi < game_count; gi++)
+            for (int k = 0; k < game_list[gi]->option_count; k++)
+                if (!option_find(g->options, g->option_count, game_list[gi]->options[k].name))
+                    game_option_put(&other, game_list[gi]->options[k].name,
+                                    game_list[gi]->options[k].max);
+        assert_true(game_options_equal(g, &opt, &other));
+        assert_memory_equal(game_opts(g, &opt), game_opts(g, &other), GAME_OPTS_MAX_BYTES);
+    }
+    fclose(f);
+    assert_int_equal(games, game_count);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_random_games_all),
         cmocka_unit_test(test_random_games_every_option),
         cmocka_unit_test(test_perft_all),
+        cmocka_unit_test(test_interface),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -72,15 +72,6 @@ static inline uint32_t perm(const Perm *pm, uint32_t x)
     return pm->byte[0][x & 255] | pm->byte[1][(x >> 8) & 255] | pm->byte[2][(x >> 16) & 255];
 }
 
-/* Lines (triples at the bases of B) of three pieces of x. */
-static inline uint32_t tri_full(uint32_t x, uint32_t B) { return x & (x >> 1) & (x >> 2) & B; }
-
-/* Lines of two pieces of x and an empty point (of e): their base bits. */
-static inline uint32_t tri_open(uint32_t x, uint32_t e, uint32_t B)
-{
-    return ((e & (x >> 1) & (x >> 2)) | (x & (e >> 1) & (x >> 2)) | (x & (x >> 1) & (e >> 2))) & B;
-}
-
 /* The empty points (of e) that complete a line of two pieces of x. */
 static inline uint32_t tri_close(uint32_t x, uint32_t e, uint32_t B)
 {
