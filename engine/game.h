@@ -46,6 +46,8 @@ typedef uint64_t Key;
  * fixed buffers. Games check theirs with _Static_assert. */
 #define POS_MAX_BYTES 512
 #define UNDO_MAX_BYTES 512
+/* Upper bound on GameSearch.note_size. */
+#define EVAL_NOTE_MAX 128
 
 enum {
     RESULT_NONE = 0,   /* game goes on */
@@ -124,8 +126,20 @@ typedef struct GameSearch {
     /* Exactly the moves of gen_moves for which move_is_noisy is true,
      * without enumerating the others; returns the count (room for
      * max_moves).  With gen_quiet and move_legal, a search generates by
-     * stages; without: it filters gen_moves with move_is_noisy. */
-    int (*gen_noisy)(const void *pos, Move *moves);
+     * stages; without: it filters gen_moves with move_is_noisy.  note is
+     * NULL, or what evaluate_noted left for pos (below): a game may start
+     * from it instead of finding again what the evaluation found. */
+    int (*gen_noisy)(const void *pos, Move *moves, const void *note);
+    /* Optional, with gen_noisy: the evaluation of pos (evaluate's value),
+     * leaving in note (note_size bytes, at most EVAL_NOTE_MAX, 8-byte
+     * aligned) what gen_noisy of the same position can reuse.  A search
+     * evaluates most nodes just before it asks for their noisy moves (the
+     * quiescence search's stand-pat, the pruning of the last plies), so it
+     * keeps the note of its last evaluation and hands it back when it asks
+     * gen_noisy for that same position.  Morelli notes the mover's capture
+     * cells, or that it has no noisy move.  NULL: no note. */
+    int (*evaluate_noted)(const void *pos, void *note);
+    size_t note_size;
     /* The other moves of gen_moves (the quiet ones). */
     int (*gen_quiet)(const void *pos, Move *moves);
     /* Is m, any value, a legal move of pos?  Lets a search try a stored

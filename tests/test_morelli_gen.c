@@ -3,10 +3,11 @@
  * generator on every position of random games of every size, ruleset and
  * setup (tests/data/morelli_gen.txt):
  *   - gen_noisy gives exactly the moves of gen_moves that move_is_noisy
- *     calls noisy, gen_quiet exactly the others (as sets); gen_noisy asked
- *     right after the position's own evaluation (which notes what it found
- *     for it) and, every other position, after the evaluation of the
- *     position before it;
+ *     calls noisy, gen_quiet exactly the others (as sets); gen_noisy
+ *     handed the note of the position's own evaluation (evaluate_noted,
+ *     which evaluates as evaluate does) and, every other position, the
+ *     note of the position before it (which it must not take for this
+ *     one), and without a note, the same count;
  *   - move_legal accepts every generated move and refuses every other
  *     value tried (bit flips of legal moves, random values);
  *   - playout_step plays a generated move;
@@ -85,10 +86,13 @@ static void check_playout(const void *pos, Move *list, uint64_t *rng, int cap, C
     k->playouts++;
 }
 
-static void check_position(const void *pos, Move *all, Move *noisy, uint64_t *rng, Counts *k)
+static void check_position(const void *pos, const void *note, Move *all, Move *noisy,
+                           uint64_t *rng, Counts *k)
 {
     int n = G->gen_moves(pos, all);
-    int nn = G->search->gen_noisy(pos, noisy);
+    int bare = G->search->gen_noisy(pos, noisy, NULL);
+    int nn = G->search->gen_noisy(pos, noisy, note);
+    assert_int_equal(nn, bare);
     assert_true(nn >= 0 && nn <= n);
     qsort(all, (size_t)n, sizeof *all, cmp_move);
     qsort(noisy, (size_t)nn, sizeof *noisy, cmp_move);
@@ -158,10 +162,13 @@ static void test_generators_agree(void **state)
     (void)state;
     assert_non_null(G->search->gen_noisy);
     assert_non_null(G->search->gen_quiet);
+    assert_non_null(G->search->evaluate_noted);
+    assert_true(G->search->note_size <= EVAL_NOTE_MAX);
     assert_non_null(G->search->move_legal);
     assert_non_null(G->playout->step);
     assert_non_null(G->playout->run);
     unsigned char pos[POS_MAX_BYTES], prev[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    uint64_t note[EVAL_NOTE_MAX / 8];
     Move *all = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *noisy = malloc(sizeof(Move) * (size_t)G->max_moves);
     Move *pick = malloc(sizeof(Move) * (size_t)G->max_moves);
@@ -183,17 +190,17 @@ static void test_generators_agree(void **state)
             assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
             int have_prev = 0;
             for (;;) {
-                /* the evaluation last done is this position's (check_derived)
-                 * or, every other position, the one before it */
-                if (have_prev && (k.positions & 1))
-                    G->evaluate(prev);
-                check_position(pos, all, noisy, &rng, &k);
+                /* the note of this position's evaluation or, every other
+                 * position, of the one before it */
+                const void *of = have_prev && (k.positions & 1) ? prev : pos;
+                assert_int_equal(G->search->evaluate_noted(of, note), G->evaluate(of));
+                check_position(pos, note, all, noisy, &rng, &k);
                 /* on to a random move; noisy ones half of the time, so
                  * the games reach captures and frames */
                 int n = G->gen_moves(pos, pick);
                 if (n == 0)
                     break;
-                int nn = G->search->gen_noisy(pos, noisy);
+                int nn = G->search->gen_noisy(pos, noisy, NULL);
                 Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
                                                          : pick[rng_below(&rng, (uint32_t)n)];
                 memcpy(prev, pos, G->pos_size);

@@ -186,7 +186,7 @@ static void check_generators(const void *pos, Move *all, int n, uint64_t *rng)
     Move part[960];
     int hint[960];
     qsort(all, (size_t)n, sizeof *all, cmp_move);
-    int nn = G->search->gen_noisy(pos, part);
+    int nn = G->search->gen_noisy(pos, part, NULL);
     int nq = G->search->gen_quiet(pos, part + nn);
     assert_int_equal(nn + nq, n);
     for (int i = 0; i < nn + nq; i++)

@@ -195,7 +195,7 @@ __attribute__((always_inline)) static inline int eval_score(const MoPos *p, cons
 
 #ifndef __AVX2__
 /* Any size: the capture classes through morelli_capture_classes. */
-static int eval_any(const MoPos *p)
+static int eval_any(const MoPos *p, MoNoisyNote *note)
 {
     const MoTables *t = mo_tables(p);
     const int s = p->stm, o = s ^ 1;
@@ -208,14 +208,15 @@ static int eval_any(const MoPos *p)
                            &quiet);
     /* for morelli_gen_noisy, which the search asks next for most
      * positions */
-    mo_noisy_note(p, &cc.ge[s][0], quiet);
+    mo_noisy_note(note, p, &cc.ge[s][0], quiet);
     return score;
 }
 #else
 /* Boards up to 11x11 (cells below 128, two words a set), one body per
  * size (n): the capture classes in registers (both colours in the halves
  * of one), the tables at a constant address. */
-__attribute__((always_inline)) static inline int eval_small(const MoPos *p, const int n)
+__attribute__((always_inline)) static inline int eval_small(const MoPos *p, const int n,
+                                                            MoNoisyNote *note)
 {
     const MoTables *t = &morelli_tables[n == 9 ? 0 : 1];
     const int s = p->stm, o = s ^ 1;
@@ -249,12 +250,12 @@ __attribute__((always_inline)) static inline int eval_small(const MoPos *p, cons
     const int os = __builtin_popcountll(p->stones[o].w[0]) + __builtin_popcountll(p->stones[o].w[1]);
     int quiet;
     int score = eval_score(p, t, ms, os, mb, ob, &quiet);
-    mo_noisy_note_vec(p, _mm256_zextsi128_si256(me1), quiet);
+    mo_noisy_note_vec(note, p, _mm256_zextsi128_si256(me1), quiet);
     return score;
 }
 
 /* 13x13: the same with a colour a register (three words). */
-__attribute__((noinline)) static int eval_13(const MoPos *p)
+__attribute__((noinline)) static int eval_13(const MoPos *p, MoNoisyNote *note)
 {
     const MoTables *t = &morelli_tables[2];
     const int s = p->stm, o = s ^ 1;
@@ -281,22 +282,22 @@ __attribute__((noinline)) static int eval_13(const MoPos *p)
     int quiet;
     int score = eval_score(p, t, bits_count(&p->stones[s]), bits_count(&p->stones[o]), mb, ob,
                            &quiet);
-    mo_noisy_note_vec(p, c1[s], quiet);
+    mo_noisy_note_vec(note, p, c1[s], quiet);
     return score;
 }
 
-__attribute__((noinline)) static int eval_9(const MoPos *p)
+__attribute__((noinline)) static int eval_9(const MoPos *p, MoNoisyNote *note)
 {
-    return eval_small(p, 9);
+    return eval_small(p, 9, note);
 }
 
-__attribute__((noinline)) static int eval_11(const MoPos *p)
+__attribute__((noinline)) static int eval_11(const MoPos *p, MoNoisyNote *note)
 {
-    return eval_small(p, 11);
+    return eval_small(p, 11, note);
 }
 #endif
 
-int morelli_evaluate(const void *pos)
+int morelli_evaluate_noted(const void *pos, void *note)
 {
     const MoPos *p = pos;
     /* placement: only the ring fills up, by a fixed schedule; what the
@@ -306,11 +307,17 @@ int morelli_evaluate(const void *pos)
                morelli_weights[MW_MOBILITY] * (p->c.mob[p->stm] - p->c.mob[p->stm ^ 1]);
 #ifdef __AVX2__
     if (p->n == 9)
-        return eval_9(p);
+        return eval_9(p, note);
     if (p->n == 11)
-        return eval_11(p);
-    return eval_13(p);
+        return eval_11(p, note);
+    return eval_13(p, note);
 #else
-    return eval_any(p);
+    return eval_any(p, note);
 #endif
+}
+
+int morelli_evaluate(const void *pos)
+{
+    MoNoisyNote unused;
+    return morelli_evaluate_noted(pos, &unused);
 }

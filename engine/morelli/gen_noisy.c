@@ -105,8 +105,6 @@ static inline int frame_possible(const MoPos *p, const MoTables *t, int to, unsi
     return full;
 }
 
-_Thread_local MoNoisyMemo mo_noisy_memo;
-
 #ifdef __BMI2__
 /* bit j of a pext result (the order above) -> its direction's bit */
 #define CAPW_DIR(x)                                                                          \
@@ -148,19 +146,18 @@ __attribute__((always_inline)) static inline int noisy_target(const MoPos *p, co
     return n;
 }
 
-/* morelli_gen_noisy of an n x n board past the placements (memo: what
- * mo_noisy_recall said, not MO_MEMO_QUIET), one body per size. */
-__attribute__((always_inline)) static inline int gen_noisy_n(const MoPos *p, Move *moves, int memo,
-                                                             const int n)
+/* morelli_gen_noisy of an n x n board past the placements (note: p's
+ * note with its capture cells, or NULL), one body per size. */
+__attribute__((always_inline)) static inline int gen_noisy_n(const MoPos *p, Move *moves,
+                                                             const MoNoisyNote *note, const int n)
 {
     const MoTables *t = &morelli_tables[(n - 9) / 2];
     const int small = n <= 11;
     const int s = p->stm;
     Bits gaps = enthroning_gaps(p, s);
     Bits targets;
-    if (memo == MO_MEMO_CELLS) {
-        targets = (Bits){{mo_noisy_memo.cells[0], mo_noisy_memo.cells[1],
-                          small ? 0 : mo_noisy_memo.cells[2]}};
+    if (note) {
+        targets = (Bits){{note->cells[0], note->cells[1], small ? 0 : note->cells[2]}};
     } else {
         MoCapClasses cc;
         morelli_capture_classes(p, &cc);
@@ -191,31 +188,36 @@ __attribute__((always_inline)) static inline int gen_noisy_n(const MoPos *p, Mov
     return k;
 }
 
-__attribute__((noinline)) static int gen_noisy_9(const MoPos *p, Move *moves, int memo)
+__attribute__((noinline)) static int gen_noisy_9(const MoPos *p, Move *moves,
+                                                 const MoNoisyNote *note)
 {
-    return gen_noisy_n(p, moves, memo, 9);
+    return gen_noisy_n(p, moves, note, 9);
 }
 
-__attribute__((noinline)) static int gen_noisy_11(const MoPos *p, Move *moves, int memo)
+__attribute__((noinline)) static int gen_noisy_11(const MoPos *p, Move *moves,
+                                                 const MoNoisyNote *note)
 {
-    return gen_noisy_n(p, moves, memo, 11);
+    return gen_noisy_n(p, moves, note, 11);
 }
 
-__attribute__((noinline)) static int gen_noisy_13(const MoPos *p, Move *moves, int memo)
+__attribute__((noinline)) static int gen_noisy_13(const MoPos *p, Move *moves,
+                                                 const MoNoisyNote *note)
 {
-    return gen_noisy_n(p, moves, memo, 13);
+    return gen_noisy_n(p, moves, note, 13);
 }
 
-int morelli_gen_noisy(const MoPos *p, Move *moves)
+int morelli_gen_noisy(const MoPos *p, Move *moves, const MoNoisyNote *note)
 {
     if (mo_placing(p))
         return 0;
-    const int memo = mo_noisy_recall(p);
-    if (memo == MO_MEMO_QUIET)
+    const int state = mo_noisy_recall(note, p);
+    if (state == MO_NOTE_QUIET)
         return 0;
-    return p->n == 9 ? gen_noisy_9(p, moves, memo)
-           : p->n == 11 ? gen_noisy_11(p, moves, memo)
-                        : gen_noisy_13(p, moves, memo);
+    if (state != MO_NOTE_CELLS)
+        note = NULL;
+    return p->n == 9 ? gen_noisy_9(p, moves, note)
+           : p->n == 11 ? gen_noisy_11(p, moves, note)
+                        : gen_noisy_13(p, moves, note);
 }
 
 /* Is m a legal move of p?  (Any 32-bit value: the search asks it of a

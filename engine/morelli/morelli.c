@@ -198,9 +198,9 @@ static int mo_move_is_noisy(const void *pos, Move m)
     return (m & MO_PLACE) ? 0 : (MO_CAPS(m) != 0 || (m & MO_ENTHRONE) != 0);
 }
 
-static int mo_gen_noisy(const void *pos, Move *moves)
+static int mo_gen_noisy(const void *pos, Move *moves, const void *note)
 {
-    return morelli_gen_noisy(pos, moves);
+    return morelli_gen_noisy(pos, moves, note);
 }
 
 static int mo_gen_quiet(const void *pos, Move *moves)
@@ -375,6 +375,8 @@ static const Option mo_options[] = {
 static const GameSearch mo_search = {
     .profile = SEARCH_PROFILE_PLAIN,
     .gen_noisy = mo_gen_noisy,
+    .evaluate_noted = morelli_evaluate_noted,
+    .note_size = sizeof(MoNoisyNote),
     .gen_quiet = mo_gen_quiet,
     .move_legal = mo_move_legal,
     .prune = mo_prune,

@@ -395,10 +395,24 @@ Bits morelli_movers_to(const MoPos *p, int s, const Bits *occ, int to);
 Bits morelli_frame_gaps(const MoPos *p, int s);
 /* Number of legal moves (cheap in standard play). */
 int morelli_count(const MoPos *p);
+/* What the evaluation found that the noisy generator can start from
+ * (GameSearch.evaluate_noted's note; captures.h reads and writes it): the
+ * position's first 64 bytes, which the rest depends on (a copy, not the
+ * key, so that a note of another position is never taken for p's), and
+ * either that the mover has no noisy move or its capture cells. */
+#define MO_NOTE_HEAD 64
+typedef struct MoNoisyNote {
+    unsigned char head[MO_NOTE_HEAD];
+    uint64_t cells[4]; /* the mover's capture cells (MoCapClasses.ge[stm][0]) in
+                        * words 0..2 */
+    uint8_t state;     /* MO_NOTE_QUIET: no noisy move; MO_NOTE_CELLS: cells */
+} MoNoisyNote;
+_Static_assert(sizeof(MoNoisyNote) <= EVAL_NOTE_MAX, "the note fits EVAL_NOTE_MAX");
 /* The noisy moves of p alone (captures, enthronements): exactly the moves
  * of morelli_gen that carry captures or MO_ENTHRONE, found from the
- * target cells without enumerating the quiet moves; the count. */
-int morelli_gen_noisy(const MoPos *p, Move *moves);
+ * target cells without enumerating the quiet moves; the count.  note: NULL
+ * or a note of morelli_evaluate_noted (used only when it is p's). */
+int morelli_gen_noisy(const MoPos *p, Move *moves, const MoNoisyNote *note);
 /* The quiet moves of p alone: the rest of morelli_gen; the count. */
 int morelli_gen_quiet(const MoPos *p, Move *moves);
 /* Is m (any value) a legal move of p? */
@@ -433,6 +447,9 @@ enum MoWeight {
 extern int morelli_weights[MW_COUNT];
 
 int morelli_evaluate(const void *pos);
+/* The same, leaving in note (a MoNoisyNote) what morelli_gen_noisy of the
+ * same position starts from. */
+int morelli_evaluate_noted(const void *pos, void *note);
 /* The tuner's view of morelli_weights[] (the descriptor's weights and
  * print_weights, engine/tune). */
 int morelli_weight_table(int **w, const char *const **names);

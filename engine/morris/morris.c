@@ -156,7 +156,11 @@ static int gen_part(const Pos *p, Move *mv, int want)
     return n;
 }
 
-static int morris_gen_noisy(const void *vp, Move *mv) { return gen_part(vp, mv, 1); }
+static int morris_gen_noisy(const void *vp, Move *mv, const void *note)
+{
+    (void)note;
+    return gen_part(vp, mv, 1);
+}
 static int morris_gen_quiet(const void *vp, Move *mv) { return gen_part(vp, mv, 0); }
 
 /* Is m, any 32-bit value, a legal turn of p? */

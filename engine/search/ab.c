@@ -45,7 +45,8 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
      * just before: one position, one node */
     if (qply > 0 && ab_node_enter(t, ply, &score))
         return score;
-    int stand = ab_eval(t);
+    Key key = g->key(t->pos);
+    int stand = ab_eval_key(t, key);
     int stm = g->side_to_move(t->pos);
     t->horizon++;
     if (stand >= beta || qply >= t->c->s->ab_qs_plies || ply >= MAX_PLY - 1)
@@ -56,7 +57,7 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
     int k = 0;
     if (g->search && g->search->gen_noisy) {
-        k = g->search->gen_noisy(t->pos, mv);
+        k = g->search->gen_noisy(t->pos, mv, ab_note(t, key));
     } else {
         int n = g->gen_moves(t->pos, mv);
         for (int i = 0; i < n; i++)
@@ -244,7 +245,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
 
     /* Step 5. Moves, ordered (by stages where the game allows). */
     Picker pk;
-    picker_init(t, &pk, ply, tt_move);
+    picker_init(t, &pk, ply, key, tt_move);
     int stm = pk.stm;
     /* the whole rest of the game fits in the depth: no reduction may hide
      * a win there */
@@ -398,6 +399,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     t->c = c;
     t->g = g;
     t->id = id;
+    t->evaluate_noted = g->search ? g->search->evaluate_noted : NULL;
     size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
     if (!t->stack)
         t->stack = malloc(g->pos_size);

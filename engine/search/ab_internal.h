@@ -52,6 +52,12 @@ typedef struct AbThread {
     uint64_t *qkeys;     /* MAX_PLY heaps of quiet moves: ordering score and move in one key */
     Key *keys;           /* prev keys then the path's */
     EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
+    /* The note of the last evaluation the cache missed
+     * (GameSearch.evaluate_noted) and the key of its position: handed
+     * back to gen_noisy of that position (ab_note). */
+    uint64_t note[EVAL_NOTE_MAX / 8];
+    Key note_key;
+    int (*evaluate_noted)(const void *pos, void *note); /* the game's, or NULL */
     size_t keys_cap;     /* room in keys */
     const Game *sized;   /* the game the buffers above are sized for */
     int nbase;           /* how many of keys are the game's */
@@ -168,9 +174,22 @@ static inline int ab_eval_key(AbThread *t, Key k)
     EvalSlot *e = ab_eval_slot(t, k);
     if ((*e & ~ECACHE_SCORE) == tag && tag != 0)
         return (int16_t)(uint16_t)*e;
-    int v = search_eval(t->g, t->pos);
+    int v;
+    if (t->evaluate_noted) {
+        v = search_eval_clamp(t->evaluate_noted(t->pos, t->note));
+        t->note_key = k;
+    } else {
+        v = search_eval(t->g, t->pos);
+    }
     *e = tag | (uint16_t)(int16_t)v;
     return v;
+}
+
+/* The note of the last evaluation when it is of the position with key k
+ * (for GameSearch.gen_noisy), else NULL. */
+static inline const void *ab_note(const AbThread *t, Key k)
+{
+    return t->note_key == k ? t->note : NULL;
 }
 
 static inline int ab_eval(AbThread *t)
@@ -273,9 +292,11 @@ typedef struct Picker {
     int ki;      /* killers tried */
     int stm;
     Move tt, killer[2];
+    Key key; /* the node's (for the evaluation's note, ab_note) */
 } Picker;
 
-void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move);
+/* The picker of the node at ply with key key and table move tt_move. */
+void picker_init(AbThread *t, Picker *pk, int ply, Key key, Move tt_move);
 /* ab_solve.c: the exact solver's share of one search at the root (main
  * thread), when the game bounds its plies left low enough.  It runs in
  * slices between the iterations, each keeping what it proved in the TT. */

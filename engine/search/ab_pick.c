@@ -98,9 +98,10 @@ static inline int tried_before(const Picker *pk, Move m)
     return m == pk->tt || m == pk->killer[0] || m == pk->killer[1];
 }
 
-void picker_init(AbThread *t, Picker *pk, int ply, Move tt_move)
+void picker_init(AbThread *t, Picker *pk, int ply, Key key, Move tt_move)
 {
     const Game *g = t->g;
+    pk->key = key;
     pk->mv = t->moves + (size_t)ply * (size_t)g->max_moves;
     pk->ord = t->order + (size_t)ply * (size_t)g->max_moves;
     pk->qk = t->qkeys + (size_t)ply * (size_t)g->max_moves;
@@ -172,7 +173,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             pk->tt = MOVE_NONE;
             break;
         case PK_NOISY_GEN:
-            pk->n = picker_score(t, pk, pk->mv, pk->ord, gs->gen_noisy(t->pos, pk->mv), 0);
+            pk->n = picker_score(t, pk, pk->mv, pk->ord, gs->gen_noisy(t->pos, pk->mv, ab_note(t, pk->key)), 0);
             pk->stage = PK_NOISY;
             break;
         case PK_NOISY:

@@ -98,7 +98,7 @@ static int solve_rec(AbThread *t, int alpha, int beta, int ply)
             return h.score;
     }
     Picker pk;
-    picker_init(t, &pk, ply, tt_move);
+    picker_init(t, &pk, ply, key, tt_move);
     int orig_alpha = alpha, best = -INF, quiet, i = 0;
     Move best_move = MOVE_NONE;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {

@@ -12,7 +12,11 @@
 
 int search_eval(const Game *g, const void *pos)
 {
-    int v = g->evaluate(pos);
+    return search_eval_clamp(g->evaluate(pos));
+}
+
+int search_eval_clamp(int v)
+{
     if (v > SCORE_MATE_BOUND - 1)
         v = SCORE_MATE_BOUND - 1;
     if (v < -(SCORE_MATE_BOUND - 1))

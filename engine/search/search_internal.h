@@ -86,6 +86,8 @@ static inline int search_should_stop(const SearchCtx *c)
 
 /* Static evaluation kept clear of the mate range. */
 int search_eval(const Game *g, const void *pos);
+/* An evaluation kept below the mate scores (what search_eval returns). */
+int search_eval_clamp(int v);
 /* Non-zero when m is a legal move of pos. */
 int search_move_legal(const Game *g, const void *pos, Move m);
 /* How many of pv[0..n) are legal, each in the position the ones before
