@@ -18,7 +18,7 @@
 
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-BASE     := -std=c11 -D_GNU_SOURCE -pthread -Iengine -Iprotocol -MMD -MP
+BASE     := -std=c11 -D_GNU_SOURCE -pthread -MMD -MP
 RELEASE  := -O3 -march=native -flto=auto -fno-pie -no-pie
 TESTOPT  := -O2 -g -Werror
 TSANOPT  := -O1 -g -Werror -fsanitize=thread
@@ -26,8 +26,21 @@ CLANG    ?= clang
 SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm -pthread
 
-# Library: every .c under engine/, protocol/ and bench/ but the programs'
-# entry points (main.c, *_main.c), so tests can link all of it.
+# Layers: each folder compiles against its own headers and those of the layers
+# below it, never above, so an #include that reaches up fails the build (and
+# tests/layers.sh says which layer the header belongs to); the test flavours
+# also check the objects' symbols (build/<flavour>/layers.ok).
+#   engine/        the games, the search:   -Iengine
+#   protocol/      the UGI front end:       -Iengine -Iprotocol
+#   bench/match/   the match runner:        -Iengine -Ibench/match
+#   bench/, tests/ benchmarks, tools, tests: all of them
+layer_inc = $(if $(filter engine/%,$(1)),-Iengine,$(if $(filter protocol/%,$(1)),-Iengine -Iprotocol,$(if \
+	$(filter bench/match/%,$(1)),-Iengine -Ibench/match,-Iengine -Iprotocol -Ibench -Ibench/match)))
+# The compile command's tail: on failure, name a header of the wrong layer.
+LAYER_HINT = || { sh tests/layers.sh include $< $(call layer_inc,$<); exit 1; }
+
+# Library: every .c under engine/, protocol/ and bench/ (bench/match/ too) but
+# the programs' entry points (main.c, *_main.c), so tests can link all of it.
 LIB_SRC  := $(sort $(shell find engine protocol bench -name '*.c' ! -name main.c ! -name '*_main.c'))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_SUP := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
@@ -55,8 +68,8 @@ PGO_USE  := -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-m
 
 build/pgo/%.o: %.c
 	@mkdir -p $(dir $@) $(dir build/obj/$*)
-	$(CC) $(BASE) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
-		-dumpbase build/obj/$*.c -dumpbase-ext .c -MF build/pgo/$*.d $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
+		-dumpbase build/obj/$*.c -dumpbase-ext .c -MF build/pgo/$*.d $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 
 build/pgo/morelli: $(PGO_OBJ)
 	$(CC) $(RELEASE) -fprofile-generate $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
@@ -68,19 +81,19 @@ build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
 
 build/obj/%.o: %.c build/pgo/profile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 else
 PGO_USE  :=
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 endif
 
 build/morelli: build/obj/protocol/main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
-build/match: build/obj/bench/match_main.o $(REL_OBJ)
+build/match: build/obj/bench/match/match_main.o $(REL_OBJ)
 	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
@@ -103,15 +116,17 @@ $(1)_SUP  := $$(TEST_SUP:%.c=build/$(1)/%.o)
 $(1)_BINS := $$(TEST_SRC:tests/%.c=build/$(1)/bin/%)
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(if $(3),$(3),$$(CC)) $$(BASE) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@
+	$(if $(3),$(3),$$(CC)) $$(BASE) $$(call layer_inc,$$<) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@ $$(LAYER_HINT)
 build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB) $$(wildcard build/cmocka.mk)
 	@mkdir -p $$(dir $$@)
 	$(if $(3),$(3),$$(CC)) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/morelli: build/$(1)/protocol/main.o $$($(1)_LIB)
 	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
-build/$(1)/match: build/$(1)/bench/match_main.o $$($(1)_LIB)
+build/$(1)/match: build/$(1)/bench/match/match_main.o $$($(1)_LIB)
 	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
-build/$(1)/all: build/$(1)/morelli $$($(1)_BINS)
+build/$(1)/layers.ok: $$($(1)_LIB) tests/layers.sh
+	@sh tests/layers.sh symbols build/$(1) && touch $$@
+build/$(1)/all: build/$(1)/morelli $$($(1)_BINS) build/$(1)/layers.ok
 	@:
 .PHONY: build/$(1)/all
 endef
@@ -253,7 +268,7 @@ FUZZ_BINS := build/fuzz/fuzz_protocol build/fuzz/fuzz_fen
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASE) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(FUZZ_CC) $(BASE) $(call layer_inc,$<) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
 build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) -g $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)

@@ -1,5 +1,5 @@
 /*
- * test_demo.c -- the display of `match --demo` (bench/match_demo.c), as
+ * test_demo.c -- the display of `match --demo` (bench/match/match_demo.c), as
  * plain text (its output goes to a file here).
  *
  * Plays each game of tests/data/demo_games.txt (a runner command line) with
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/match.h"
+#include "../bench/match/match.h"
 #include "testdata.h"
 
 #define MAXN 13

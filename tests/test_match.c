@@ -1,5 +1,5 @@
 /*
- * The match runner (bench/match*.c): its command line, openings files, and
+ * The match runner (bench/match/match*.c): its command line, openings files, and
  * whole matches -- two copies of our engine (MORELLI_BIN) reaching the end
  * with consistent results and game records, and a fake engine
  * (tests/fake_engine/fake_engine.sh) that plays an illegal move, crashes,
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/match.h"
+#include "../bench/match/match.h"
 #include "past.h"
 #include "morelli/morelli_options.h"
 

@@ -1,5 +1,5 @@
 /*
- * Engine processes on pipes (bench/engine_proc.c): lines in order, a last
+ * Engine processes on pipes (bench/match/engine_proc.c): lines in order, a last
  * line without newline, endless lines cut, EOF, deadlines, writes to a dead
  * process, and killing a process group whose children ignore their input.
  */
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "../bench/engine_proc.h"
+#include "../bench/match/engine_proc.h"
 
 static void test_lines_and_eof(void **state)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../bench/match.h"
+#include "../bench/match/match.h"
 #include "options.h"
 #include "testdata.h"
 #include "ugi.h"

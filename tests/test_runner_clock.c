@@ -1,5 +1,5 @@
 /*
- * The runner's clock (bench/engine_proc.c, docs/match.md "Timing"): a line
+ * The runner's clock (bench/match/engine_proc.c, docs/match.md "Timing"): a line
  * carries the time it arrived, not the time the runner got round to it; a
  * move that came in time is taken even when the runner looks only after the
  * deadline; and a flood of lines still cannot keep the runner past it.
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "../bench/engine_proc.h"
+#include "../bench/match/engine_proc.h"
 
 static void nap_ms(int ms)
 {

@@ -1,5 +1,5 @@
 /*
- * Sharded matches, the file side (bench/match_shard.c): shard specs
+ * Sharded matches, the file side (bench/match/match_shard.c): shard specs
  * (tests/data/shard_specs.txt), the split of the pairs (disjoint, complete),
  * results files written and read back, and every kind of bad file (cut
  * short anywhere, another version, edited by hand, a game of another
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/match_shard.h"
+#include "../bench/match/match_shard.h"
 #include "testdata.h"
 
 static const char *const terms[] = {"rules", "repetition", "move rule", "time"};

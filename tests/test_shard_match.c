@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/match.h"
+#include "../bench/match/match.h"
 
 static char self[4096];
 static char dir[256];

@@ -1,5 +1,5 @@
 /*
- * The match statistics (bench/stats.c) against worked examples kept in
+ * The match statistics (bench/match/stats.c) against worked examples kept in
  * tests/data/match_stats.txt: Elo of a score, trinomial and pentanomial Elo
  * with their 95% intervals, GSPRT log-likelihood ratios, Wald bounds, LOS.
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../bench/stats.h"
+#include "../bench/match/stats.h"
 
 #define DATA "tests/data/match_stats.txt"
 #define TOL 1e-5

@@ -1,4 +1,4 @@
-/* build/match: the match runner (bench/match.c, docs/match.md). */
+/* build/match: the match runner (bench/match/match.c, docs/match.md). */
 #include "match.h"
 
 int main(int argc, char **argv)

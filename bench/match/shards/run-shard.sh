@@ -1,7 +1,7 @@
 #!/bin/sh
 # One shard of a match, for any launcher (docs/match.md, "Sharded matches").
 #
-#   bench/shards/run-shard.sh N DIR [build/match arguments ...]
+#   bench/match/shards/run-shard.sh N DIR [build/match arguments ...]
 #
 # plays shard K of N and writes DIR/shard-K.txt, where K is the first of
 #   $SHARD          (1-based: GNU parallel's {}, or by hand)

@@ -149,7 +149,7 @@ typedef struct MatchSummary {
 int match_run(const MatchConfig *c, FILE *out, MatchSummary *sum, char *err, size_t errlen);
 
 /*
- * --merge: reads the results files c->merge[0..nmerge) (bench/match_shard.h),
+ * --merge: reads the results files c->merge[0..nmerge) (bench/match/match_shard.h),
  * checks they are all the shards of one match, and prints the report that
  * match would have printed (W/D/L, Elo, pentanomial pairs, SPRT); with
  * c->results, also writes the joined file.  Returns 0, or -1 with a message.

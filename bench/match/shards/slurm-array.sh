@@ -2,7 +2,7 @@
 # A match of 16 shards as a Slurm job array (docs/match.md, "Sharded matches").
 # Run from the top of the repository, built on the cluster's nodes (`make`):
 #
-#   sbatch bench/shards/slurm-array.sh
+#   sbatch bench/match/shards/slurm-array.sh
 #   # when the array is done (or chain it: sbatch --dependency=afterok:JOBID ...):
 #   build/match --merge results/shard-*.txt
 #
@@ -22,4 +22,4 @@ else
         --variant morelli --games 800 --tc 1000+10 --concurrency 2
 fi
 mkdir -p "${RESULTS:-results}"
-exec bench/shards/run-shard.sh "${SLURM_ARRAY_TASK_COUNT:-16}" "${RESULTS:-results}" "$@"
+exec bench/match/shards/run-shard.sh "${SLURM_ARRAY_TASK_COUNT:-16}" "${RESULTS:-results}" "$@"
