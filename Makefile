@@ -1,7 +1,9 @@
 # morelli -- build, test, bench.
 #
 #   make            release engine: build/morelli (and build/match)
-#   make test       cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
+#   make pgo        the same, profile-guided (gcc; see "Profile-guided" below)
+#   make test       the whole cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
+#   make check      its quick tests only (about 1.5 min here); make test-long the rest
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make test-clang the same suite built by clang
 #   make test-native the same suite built for this machine's instructions
@@ -15,6 +17,17 @@
 #   make web-serve  serve it on http://127.0.0.1:8000/
 #   make test-web   play the page in Debian's chromium (tests/web/)
 #   make clean
+#
+# Parallel by default: as many jobs as processors (a -jN on the command line
+# wins; the sub-makes share the top one's jobs).
+
+NPROC    := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(NPROC)
+endif
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
 
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -50,18 +63,24 @@ REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 
 all: build/morelli build/match
 
-# Profile-guided (PGO=1, the default when CC is gcc; PGO=0 builds in one
-# pass): the objects are first built instrumented in build/pgo/, that
-# engine runs bench/pgo_train.sh (about 5 s), and build/obj/ is compiled
-# with the counts it left.  The instrumented objects take the release
-# objects' names for their counts (-dumpbase: gcc names a static
+# Profile-guided: `make pgo` (or PGO=1; gcc only).  Not the default: measured
+# on a 2-core machine, `build/morelli bench` ran at the same speed within the
+# noise (nodes/s, profile over plain: 1.00, medians of 20 alternating runs, and
+# CPU seconds 0.99), while the build took 4 times as long (37 s against 9 s
+# at -j2), since the objects are built twice with a training run between
+# (README.md, "More").  The objects are first built instrumented in
+# build/pgo/, that engine runs bench/pgo_train.sh (about 5 s), and build/obj/
+# is compiled with the counts it left.  The instrumented objects take the
+# release objects' names for their counts (-dumpbase: gcc names a static
 # function's counts after the object), so each .gcda is written beside the
 # object that reads it (-fprofile-correction: counts a thread left
 # inconsistent are smoothed, not an error).  Any source changed rebuilds
-# both passes.
-ifeq ($(origin PGO),undefined)
-PGO := $(if $(findstring gcc version,$(shell $(CC) -v 2>&1)),1,0)
-endif
+# both passes; a plain `make` afterwards keeps the profile-guided objects
+# until their sources change.
+PGO ?= 0
+pgo:
+	@$(MAKE) --no-print-directory PGO=1 all
+
 ifeq ($(PGO),1)
 PGO_OBJ  := $(LIB_SRC:%.c=build/pgo/%.o) build/pgo/protocol/main.o
 PGO_USE  := -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-missing-profile
@@ -147,10 +166,27 @@ cmocka:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make cmocka"
 
 # Tests find the engine binary of their flavour in MORELLI_BIN.
+# Tiers: `make test` runs every test binary; `make check` the quick ones;
+# `make test-long` the rest, TEST_LONG: those that build the Morris endgame
+# tables or solve positions, and those that play whole matches (timed by
+# tests/run.sh, whose lines give each binary's seconds).
+TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_shard_match
+TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
+TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
 test:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test"
 	@$(MAKE) --no-print-directory build/test/all
 	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(test_BINS)
+
+check:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make check"
+	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(TEST_QUICK)
+	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(TEST_QUICK)
+
+test-long:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-long"
+	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(TEST_LONG)
+	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(TEST_LONG)
 
 sanitize:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make sanitize"
@@ -288,5 +324,6 @@ build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/proto
 	build/tsan/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
 
 .SECONDARY:
-.PHONY: all test sanitize bench run clean cmocka tools test-clang test-native tsan bench-check doccheck
+.PHONY: all pgo test check test-long sanitize bench run clean cmocka tools test-clang test-native tsan \
+	bench-check doccheck
 -include $(shell find build -name '*.d' 2>/dev/null)

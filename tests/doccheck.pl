@@ -21,8 +21,8 @@
 # are moved into the scratch directory (the machine may be shared). Commands still running
 # after 10 seconds (DOCCHECK_LIMIT) are stopped and counted as long (no error so far). Skipped,
 # with the reason: placeholders (`<...>`, `...`), `git clone`, `cd`, `apt-get`,
-# the make targets CI runs anyway or that take minutes (test, sanitize, bench,
-# fuzz, doccheck, clean), the clang/wasm ones (web, test-web, test-clang, tsan:
+# the make targets CI runs anyway or that take minutes (test, check, pgo, format,
+# sanitize, bench, fuzz, doccheck, clean), the clang/wasm ones (web, test-web, test-clang, tsan:
 # they may install a toolchain) and servers (web-serve).
 # Also: no page may point outside the repository (RULES.md, /work/..., ../shared),
 # and every file of the repository a page names (engine/..., tests/..., ...) exists.
@@ -89,7 +89,7 @@ sub skip_reason {
         if $c =~ /^make\b[^&|;]*\s(web|test-web|test-clang|tsan)\b/;
     return 'needs cutegames and its sources' if $c =~ /\bcmake\b/;
     return "make target run by CI or minutes long"
-        if $c =~ /^make\s+(test|sanitize|bench|fuzz|doccheck|clean)\b/;
+        if $c =~ /^make\s+(test|check|pgo|format|sanitize|bench|fuzz|doccheck|clean)\b/;
     return undef;
 }
 
