@@ -1,6 +1,6 @@
 #!/bin/sh
-# The training run of the profile-guided release build (Makefile, "make"
-# with PGO=1, the default with gcc): the instrumented engine ENGINE
+# The training run of the profile-guided release build (Makefile, `make pgo`,
+# or PGO=1; gcc only): the instrumented engine ENGINE
 # searches what the engine spends its time on in play, so that the
 # compiler lays out the hot paths (make, evaluation, generation, the move
 # picker) by the branches they really take:
