@@ -168,10 +168,12 @@ cmocka:
 
 # Tests find the engine binary of their flavour in MORELLI_BIN.
 # Tiers: `make test` runs every test binary; `make check` the quick ones;
-# `make test-long` the rest, TEST_LONG: those that build the Morris endgame
-# tables or solve positions, and those that play whole matches (timed by
-# tests/run.sh, whose lines give each binary's seconds).
-TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_shard_match
+# `make test-long` the rest, TEST_LONG, the binaries that ran 8 s or more on a
+# 2-core machine at load 3 (tests/run.sh gives each binary's seconds): the
+# Morris endgame tables (test_morris, 52 s), Morelli's exact endings
+# (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
+# 8 s). The quick ones took 22 s together.
+TEST_LONG_NAMES := test_morelli_solve test_morris test_match
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
 TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
 test:
