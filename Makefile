@@ -3,7 +3,7 @@
 #   make            release engine: build/morelli (and build/match)
 #   make pgo        the same, profile-guided (gcc; see "Profile-guided" below)
 #   make test       the whole cmocka suite (gets cmocka when missing: tests/ensure-cmocka.sh)
-#   make check      its quick tests only (about 1.5 min here); make test-long the rest
+#   make check      its quick tests only (about a minute here); make test-long the rest
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make test-clang the same suite built by clang
 #   make test-native the same suite built for this machine's instructions
