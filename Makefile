@@ -66,10 +66,10 @@ all: build/morelli build/match
 
 # Profile-guided: `make pgo` (or PGO=1; gcc only).  Not the default: measured
 # on a 2-core machine, `build/morelli bench` ran at the same speed within the
-# noise (nodes/s, profile over plain: 1.00, medians of 20 alternating runs, and
-# CPU seconds 0.99), while the build took 4 times as long (37 s against 9 s
-# at -j2), since the objects are built twice with a training run between
-# (README.md, "More").  The objects are first built instrumented in
+# noise (nodes/s, profile over plain: 1.00, median of 20 alternating pairs;
+# CPU seconds: 1.00, quartiles 0.95-1.03, 40 pairs), while the engine's build
+# took 4 times as long (37 s against 9 s at -j2), since the objects are built
+# twice with a training run between (README.md, "More").  The objects are first built instrumented in
 # build/pgo/, that engine runs bench/pgo_train.sh (about 5 s), and build/obj/
 # is compiled with the counts it left.  The instrumented objects take the
 # release objects' names for their counts (-dumpbase: gcc names a static
