@@ -17,6 +17,7 @@
  */
 #include "ugi_internal.h"
 
+#include "notice.h"
 #include "search/timeman.h"
 #include "ugi_info.h"
 
@@ -499,6 +500,12 @@ int refuse_if_busy(Session *e, const char *cmd)
 /* ------------------------------------------------------------------------ */
 /* The Session                                                                */
 
+/* The engine's notices (notice.h) as info string lines of the session. */
+static void session_notice(void *ctx, const char *text)
+{
+    say((Session *)ctx, "info string %s", text);
+}
+
 Session *session_open(SessionWrite write, void *ctx, int color, const SessionCaps *caps)
 {
     Session *e = calloc(1, sizeof *e);
@@ -526,6 +533,7 @@ Session *session_open(SessionWrite write, void *ctx, int color, const SessionCap
     }
     atomic_init(&e->stop, 0);
     atomic_init(&e->done, 0);
+    notice_set_sink(session_notice, e);
     return e;
 }
 
@@ -539,6 +547,7 @@ void session_free(Session *e)
 {
     if (!e)
         return;
+    notice_clear_sink(e);
     session_stop(e);
 #ifndef UGI_NO_THREADS
     threads_stop(e);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "notice.h"
 #include "game.h"
 #include "past.h"
 #include "morris/morris.h"
@@ -652,10 +653,27 @@ static void test_tables(void **state)
     assert_true(values > 0);
 }
 
-/* Out of memory: no tables, no value, the evaluation as without them. */
+/* The notices delivered while a test runs (notice.h). */
+static void keep_notice(void *ctx, const char *text)
+{
+    snprintf((char *)ctx, 512, "%s", text);
+}
+
+/* Out of memory: no tables, no value, the evaluation as without them, and
+ * the notice of tests/data/morris_egtb.txt's nomemory record. */
 static void test_no_memory(void **state)
 {
     (void)state;
+    char want[512] = "", got[512] = "";
+    FILE *fp = td_open("morris_egtb.txt");
+    char line[512], *f[TD_MAXF];
+    int nf;
+    while ((nf = td_next_record(fp, line, sizeof line, f)) > 0)
+        if (nf >= 2 && strcmp(f[0], "nomemory") == 0)
+            snprintf(want, sizeof want, "%s", f[1]);
+    fclose(fp);
+    assert_true(want[0] != '\0');
+    notice_set_sink(keep_notice, got);
     GameOptions o;
     game_options_default(&o);
     morris_opts(&o)->diagonals = 1;
@@ -671,6 +689,8 @@ static void test_no_memory(void **state)
     assert_int_equal(G->solver->solve(pos, &v, &best), 0);
     assert_int_equal(G->evaluate(pos), ev);
     morris_egtb_set_limit(old);
+    notice_clear_sink(got);
+    assert_string_equal(got, want);
 }
 
 int main(void)

@@ -42,6 +42,7 @@
 #include <unistd.h>
 #endif
 
+#include "notice.h"
 #include "morris.h"
 #include "morris_internal.h"
 
@@ -418,12 +419,10 @@ int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, doub
             char part[48] = "";
             if (r)
                 snprintf(part, sizeof part, " of more than %d pieces a side", r);
-            fprintf(stdout,
-                    "info string morris endgame tables (Diagonals=%s Flying=%s)%s not built: "
-                    "out of memory; playing %s\n",
-                    diagonals ? "true" : "false", flying ? "true" : "false", part,
-                    r ? "with the smaller ones" : "without them");
-            fflush(stdout);
+            notice("morris endgame tables (Diagonals=%s Flying=%s)%s not built: "
+                   "out of memory; playing %s",
+                   diagonals ? "true" : "false", flying ? "true" : "false", part,
+                   r ? "with the smaller ones" : "without them");
         }
     } else if (atomic_load(&S->ready) < maxp) {
         rc = -1;
