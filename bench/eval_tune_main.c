@@ -174,11 +174,11 @@ static int run_gen(const Args *a, const Game *g)
     Rec *recs = malloc(MAX_GAME_PLIES * sizeof *recs);
     if (!s || !lab || !moves || !hist || !recs)
         die("out of memory");
-    fprintf(out, "# eval_tune gen --variant %s --games %d --seed %llu --depth %d --nodes %llu "
-                 "--sizes %s --random-plies %d --label-depth %d\n",
-            g->name, a->games, (unsigned long long)a->seed, a->depth,
-            (unsigned long long)a->nodes, game_has_setups(g) ? a->sizes : "-", random_plies,
-            a->label_depth);
+    fprintf(out,
+            "# eval_tune gen --variant %s --games %d --seed %llu --depth %d --nodes %llu "
+            "--sizes %s --random-plies %d --label-depth %d\n",
+            g->name, a->games, (unsigned long long)a->seed, a->depth, (unsigned long long)a->nodes,
+            game_has_setups(g) ? a->sizes : "-", random_plies, a->label_depth);
     int total = 0, w1 = 0, w2 = 0, dr = 0;
     long plies = 0;
     double t0 = now_s();
@@ -249,7 +249,8 @@ static int run_gen(const Args *a, const Game *g)
         total += nrec;
         fflush(out);
         if ((gi + 1) % 10 == 0 || gi + 1 == a->games)
-            fprintf(stderr, "games %d  positions %d  P1 %d P2 %d draws %d  plies/game %.1f  %.0fs\n",
+            fprintf(stderr,
+                    "games %d  positions %d  P1 %d P2 %d draws %d  plies/game %.1f  %.0fs\n",
                     gi + 1, total, w1, w2, dr, (double)plies / (gi + 1), now_s() - t0);
     }
     fclose(out);
@@ -418,8 +419,14 @@ static int run_duel(const Args *a, const Game *g)
 /* ---- tune ----------------------------------------------------------------- */
 
 static int g_holdout;
-static int keep_train(int i) { return g_holdout <= 0 || i % g_holdout != g_holdout - 1; }
-static int keep_test(int i) { return g_holdout > 0 && i % g_holdout == g_holdout - 1; }
+static int keep_train(int i)
+{
+    return g_holdout <= 0 || i % g_holdout != g_holdout - 1;
+}
+static int keep_test(int i)
+{
+    return g_holdout > 0 && i % g_holdout == g_holdout - 1;
+}
 
 static int find_weight(const TuneTable *t, const char *name)
 {

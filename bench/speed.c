@@ -159,8 +159,7 @@ static double time_perft(const SpeedCase *c, int depth, int bulk, int runs, uint
 }
 
 /* One search with a fresh table; returns seconds, fills res. */
-static double time_search(Search *s, const SpeedCase *c, const SearchLimits *lim,
-                          SearchResult *res)
+static double time_search(Search *s, const SpeedCase *c, const SearchLimits *lim, SearchResult *res)
 {
     unsigned char pos[POS_MAX_BYTES];
     char err[256];
@@ -214,10 +213,11 @@ void speed_run_case(const SpeedCase *c, int runs, int quick, FILE *out)
     char mcts[32] = "-";
     if (have_mcts)
         snprintf(mcts, sizeof mcts, "%.0f", median(mc, runs));
-    fprintf(out, "%-16s %2d %12.0f %12" PRIu64 " %2d %12.0f %12" PRIu64 " %2d %10.0f %10" PRIu64
-           " %9.1f %12s\n",
-           c->label, c->perft_bulk, tb > 0 ? lb / tb : 0, lb, c->perft_full, tf > 0 ? lf / tf : 0,
-           lf, c->ab_depth, median(ab_nps, runs), ab_nodes, 1000 * median(ab_t, runs), mcts);
+    fprintf(out,
+            "%-16s %2d %12.0f %12" PRIu64 " %2d %12.0f %12" PRIu64 " %2d %10.0f %10" PRIu64
+            " %9.1f %12s\n",
+            c->label, c->perft_bulk, tb > 0 ? lb / tb : 0, lb, c->perft_full, tf > 0 ? lf / tf : 0,
+            lf, c->ab_depth, median(ab_nps, runs), ab_nodes, 1000 * median(ab_t, runs), mcts);
     fflush(out);
 }
 

@@ -114,8 +114,10 @@ typedef struct SearchProfile {
 } SearchProfile;
 
 #define SEARCH_PROFILE_PLAIN                                                                   \
-    {.iir_depth = 0, .etc_depth = 0, .lmr_late = 3, .lmr_later = 0, .lmr_style = LMR_TABLE,     \
-     .lmp = 1}
+    {                                                                                          \
+        .iir_depth = 0, .etc_depth = 0, .lmr_late = 3, .lmr_later = 0, .lmr_style = LMR_TABLE, \
+        .lmp = 1                                                                               \
+    }
 
 /*
  * Search hints (Game.search, optional): what lets alpha-beta do better than
@@ -292,8 +294,7 @@ struct game {
     /* Position from a FEN; the game's options give what the FEN does not
      * say (board size is implied by the FEN, ruleset comes from opt).
      * On error returns -1 with a message in err and leaves pos untouched. */
-    int (*from_fen)(void *pos, const char *fen, const GameOptions *opt, char *err,
-                    size_t errlen);
+    int (*from_fen)(void *pos, const char *fen, const GameOptions *opt, char *err, size_t errlen);
     void (*to_fen)(const void *pos, char *buf, size_t len);
 
     /* Legal moves into moves[] (room for max_moves); returns the count.

@@ -102,7 +102,8 @@ int option_parse(const Option *o, const char *value, int64_t max_cap, int64_t *o
         for (v = 0; o->choices[v] && strcasecmp(value, o->choices[v]) != 0; v++)
             ;
         if (!o->choices[v]) {
-            snprintf(err, errlen, "%s has no value '%s'", o->name, option_echo(value, tmp, sizeof tmp));
+            snprintf(err, errlen, "%s has no value '%s'", o->name,
+                     option_echo(value, tmp, sizeof tmp));
             return -1;
         }
         break;
@@ -168,8 +169,8 @@ const Option *game_option_at(int i)
             const Option *o = &g->options[k];
             int seen = 0;
             for (int gj = 0; gj < gi && !seen; gj++)
-                seen = option_find(game_list[gj]->options, game_list[gj]->option_count,
-                                   o->name) != NULL;
+                seen = option_find(game_list[gj]->options, game_list[gj]->option_count, o->name) !=
+                       NULL;
             if (!seen && i-- == 0)
                 return o;
         }

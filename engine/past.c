@@ -14,7 +14,10 @@ void past_free(Past *h)
     past_init(h);
 }
 
-void past_clear(Past *h) { h->len = 0; }
+void past_clear(Past *h)
+{
+    h->len = 0;
+}
 
 int past_push(Past *h, Key k)
 {

@@ -24,7 +24,7 @@ int cmd_bench(Session *e, char **tok, int n)
     if (n > 2 || (n == 2 && (parse_i64(tok[1], &depth_override) != 0 || depth_override < 1 ||
                              depth_override > 64))) {
         session_error(e, "usage: bench [depth 1..64]%s%s", n == 2 ? ", not " : "",
-                     n == 2 ? echo(tok[1], tmp, sizeof tmp) : "");
+                      n == 2 ? echo(tok[1], tmp, sizeof tmp) : "");
         return UGI_ERROR;
     }
     if (!e->caps.allow_bench) {
@@ -107,8 +107,8 @@ int cmd_bench(Session *e, char **tok, int n)
         atomic_int stop = 0;
         Move best = MOVE_NONE;
         if (full_result(gs.game, b.pos, &b.hist) == RESULT_NONE)
-            best = search_go(s, gs.game, b.pos, &gs.opt, b.hist.keys, b.hist.len, &lim, &stop,
-                             NULL, NULL, &res);
+            best = search_go(s, gs.game, b.pos, &gs.opt, b.hist.keys, b.hist.len, &lim, &stop, NULL,
+                             NULL, &res);
         char mv[MOVE_STR_MAX];
         game_move_str(gs.game, b.pos, best, mv, sizeof mv);
         say(e, "info string bench %d %s depth %d nodes %" PRIu64 " bestmove %s", index,
@@ -124,6 +124,7 @@ int cmd_bench(Session *e, char **tok, int n)
     say(e, "===========================");
     say(e, "Total time (ms) : %" PRId64, ms);
     say(e, "Nodes searched  : %" PRIu64, total_nodes);
-    say(e, "Nodes/second    : %" PRIu64, (uint64_t)(total_nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)));
+    say(e, "Nodes/second    : %" PRIu64,
+        (uint64_t)(total_nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)));
     return failed ? UGI_ERROR : UGI_OK;
 }

@@ -18,4 +18,7 @@ __asm__(".pushsection .rodata\n"
 
 extern const char morelli_bench_positions[];
 
-const char *bench_positions_text(void) { return morelli_bench_positions; }
+const char *bench_positions_text(void)
+{
+    return morelli_bench_positions;
+}

@@ -30,8 +30,8 @@
 /* ------------------------------------------------------------------------ */
 /* Positions                                                                 */
 
-int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b,
-                   char *err, size_t errlen)
+int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b, char *err,
+                   size_t errlen)
 {
     char tmp[64];
     int i = 0;
@@ -115,13 +115,15 @@ static int cmd_ugi_common(Session *e, const char *ok)
 
 static int cmd_ugi(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     return cmd_ugi_common(e, "ugiok");
 }
 
 static int cmd_uci(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     return cmd_ugi_common(e, "uciok");
 }
 
@@ -150,7 +152,8 @@ static int game_solve(const Game *g, const void *pos, int *value, Move *best)
 
 static int cmd_isready(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     if (!e->caps.sync_search) {
         warm_up(e);
         if (!search_busy(e))
@@ -162,7 +165,8 @@ static int cmd_isready(Session *e, char **tok, int n)
 
 static int cmd_newgame(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     if (refuse_if_busy(e, "uginewgame"))
         return UGI_ERROR;
     search_clear(e->search);
@@ -222,7 +226,8 @@ static int cmd_setoption(Session *e, char **tok, int n)
         return UGI_ERROR;
     }
     if (kind == 2) {
-        if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err, sizeof err) < 0) {
+        if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err,
+                         sizeof err) < 0) {
             session_error(e, "%s", err);
             return UGI_ERROR;
         }
@@ -270,7 +275,7 @@ static int do_perft(Session *e, const char *arg, const char *cmd)
     int cap = e->caps.max_perft > 0 ? e->caps.max_perft : PERFT_MAX_DEPTH;
     if (!arg || parse_i64(arg, &depth) != 0 || depth < 0 || depth > cap) {
         session_error(e, "%s needs a depth in 0..%d%s%s", cmd, cap, arg ? ", not " : "",
-                     arg ? echo(arg, tmp, sizeof tmp) : "");
+                      arg ? echo(arg, tmp, sizeof tmp) : "");
         return UGI_ERROR;
     }
     if (refuse_if_busy(e, cmd))
@@ -354,9 +359,9 @@ static int cmd_go(Session *e, char **tok, int n)
             lim.infinite = 1;
             continue;
         }
-        static const char *const keys[] = {"p1time", "p2time", "p1inc", "p2inc", "wtime",
-                                           "btime", "winc", "binc", "movestogo", "movetime",
-                                           "depth", "nodes"};
+        static const char *const keys[] = {"p1time",    "p2time",   "p1inc", "p2inc",
+                                           "wtime",     "btime",    "winc",  "binc",
+                                           "movestogo", "movetime", "depth", "nodes"};
         int which = -1;
         for (int j = 0; j < 12; j++)
             if (strcasecmp(k, keys[j]) == 0)
@@ -380,10 +385,14 @@ static int cmd_go(Session *e, char **tok, int n)
             return UGI_ERROR;
         }
         switch (which) {
-        case 0: case 4: lim.time[SIDE_P1] = v; break;
-        case 1: case 5: lim.time[SIDE_P2] = v; break;
-        case 2: case 6: lim.inc[SIDE_P1] = v; break;
-        case 3: case 7: lim.inc[SIDE_P2] = v; break;
+        case 0:
+        case 4: lim.time[SIDE_P1] = v; break;
+        case 1:
+        case 5: lim.time[SIDE_P2] = v; break;
+        case 2:
+        case 6: lim.inc[SIDE_P1] = v; break;
+        case 3:
+        case 7: lim.inc[SIDE_P2] = v; break;
         case 8: lim.movestogo = (int)v; break;
         case 9: lim.movetime = v; break;
         case 10: lim.depth = (int)v; break;
@@ -414,14 +423,16 @@ static int cmd_go(Session *e, char **tok, int n)
     if (timeman_clock_missing(&lim, stm)) {
         int64_t soft, hard;
         timeman_budget(&lim, stm, search_move_overhead(e->search), &soft, &hard);
-        say(e, "info string go: no clock for %s (the side to move): searching at most %" PRId64
-               " ms", stm == SIDE_P1 ? "p1" : "p2", hard);
+        say(e,
+            "info string go: no clock for %s (the side to move): searching at most %" PRId64 " ms",
+            stm == SIDE_P1 ? "p1" : "p2", hard);
     }
     int started = job_start(e);
     if (started != 0) {
-        session_error(e, "go: %s", started == -2 ? "no search thread here; give depth, nodes, "
-                                                  "movetime or a clock"
-                                                : "cannot start the search thread");
+        session_error(e, "go: %s",
+                      started == -2 ? "no search thread here; give depth, nodes, "
+                                      "movetime or a clock"
+                                    : "cannot start the search thread");
         return UGI_ERROR;
     }
     return UGI_OK;
@@ -429,14 +440,16 @@ static int cmd_go(Session *e, char **tok, int n)
 
 static int cmd_stop(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     atomic_store(&e->stop, 1);
     return UGI_OK;
 }
 
 static int cmd_quit(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     session_stop(e);
     return UGI_QUIT;
 }
@@ -638,8 +651,9 @@ void solve_run(Session *e, char *line, size_t len)
     say_text(e, text);
     free(text);
     if (r.ended == SOLVE_END_DONE) {
-        snprintf(line, len, "info string solve: exact values of %d moves, %" PRIu64
-                            " nodes, %" PRId64 " ms", r.n, r.nodes, r.time_ms);
+        snprintf(line, len,
+                 "info string solve: exact values of %d moves, %" PRIu64 " nodes, %" PRId64 " ms",
+                 r.n, r.nodes, r.time_ms);
         return;
     }
     char why[96];
@@ -655,8 +669,9 @@ void solve_run(Session *e, char *line, size_t len)
         snprintf(why, sizeof why, "not solvable in %" PRIu64 " nodes", l->nodes);
     else
         snprintf(why, sizeof why, "not solvable in %" PRId64 " ms", l->movetime);
-    snprintf(line, len, "info string solve: %s: %d of %d moves unknown, %d without their "
-                        "distance; %" PRIu64 " nodes, %" PRId64 " ms",
+    snprintf(line, len,
+             "info string solve: %s: %d of %d moves unknown, %d without their "
+             "distance; %" PRIu64 " nodes, %" PRId64 " ms",
              why, unknown, r.n, sign, r.nodes, r.time_ms);
 }
 
@@ -668,14 +683,17 @@ static int cmd_solve(Session *e, char **tok, int n)
     for (int i = 1; i < n; i += 2) {
         int is_time = strcasecmp(tok[i], "movetime") == 0;
         if (!is_time && strcasecmp(tok[i], "nodes") != 0) {
-            session_error(e, "solve: unknown parameter '%s' (usage: solve [movetime <ms>] "
-                             "[nodes <n>])", echo(tok[i], tmp, sizeof tmp));
+            session_error(e,
+                          "solve: unknown parameter '%s' (usage: solve [movetime <ms>] "
+                          "[nodes <n>])",
+                          echo(tok[i], tmp, sizeof tmp));
             return UGI_ERROR;
         }
         int64_t v, max = is_time ? SOLVE_MOVETIME_MAX : SOLVE_NODES_MAX;
         if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0 || v < 1 || v > max) {
             session_error(e, "solve: %s needs an integer in 1..%" PRId64 "%s%s", tok[i], max,
-                          i + 1 < n ? ", not " : "", i + 1 < n ? echo(tok[i + 1], tmp, sizeof tmp) : "");
+                          i + 1 < n ? ", not " : "",
+                          i + 1 < n ? echo(tok[i + 1], tmp, sizeof tmp) : "");
             return UGI_ERROR;
         }
         *(is_time ? &movetime : &nodes) = v;
@@ -715,7 +733,8 @@ static int cmd_solve(Session *e, char **tok, int n)
 
 static int cmd_help(Session *e, char **tok, int n)
 {
-    (void)tok; (void)n;
+    (void)tok;
+    (void)n;
     static const char *const lines[] = {
         "morelli speaks UGI (and UCI). Commands:",
         "  ugi | uci                      identify, list options, ugiok/uciok",

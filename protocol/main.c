@@ -61,8 +61,9 @@ static int run_stdin(Session *e)
     int over;
     long len;
     if (isatty(STDIN_FILENO))
-        fprintf(stderr, "morelli: a UGI game engine (Morelli, Nine Men's Morris, Fano330-R-Morris); "
-                        "type help for the commands, quit to leave\n");
+        fprintf(stderr,
+                "morelli: a UGI game engine (Morelli, Nine Men's Morris, Fano330-R-Morris); "
+                "type help for the commands, quit to leave\n");
     while ((len = read_line(stdin, &buf, &cap, &over)) >= 0) {
         if (over) {
             session_error(e, "line longer than %d bytes ignored", UGI_LINE_MAX);
@@ -84,9 +85,9 @@ static int run_words(Session *e, int argc, char **argv)
         int j = i + 1;
         int in_position = strcmp(argv[i], "position") == 0;
         int is_go = strcmp(argv[i], "go") == 0;
-        while (j < argc && !(session_is_command(argv[j]) &&
-                             !(in_position && strcmp(argv[j], "moves") == 0) &&
-                             !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
+        while (j < argc &&
+               !(session_is_command(argv[j]) && !(in_position && strcmp(argv[j], "moves") == 0) &&
+                 !(is_go && j == i + 1 && strcmp(argv[j], "perft") == 0)))
             j++;
         size_t len = 1;
         for (int k = i; k < j; k++)
@@ -186,8 +187,7 @@ int main(int argc, char **argv)
             free(words);
             free(store);
         }
-    }
-    else if (!failed)
+    } else if (!failed)
         run_stdin(e);
     session_free(e);
     return failed ? 1 : 0;

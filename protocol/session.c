@@ -88,7 +88,10 @@ void session_error(Session *e, const char *fmt, ...)
     say(e, "info string error: %s", msg);
 }
 
-int session_errors(const Session *e) { return atomic_load(&e->errors); }
+int session_errors(const Session *e)
+{
+    return atomic_load(&e->errors);
+}
 
 /* The writer of session_new(): lines to a FILE, each flushed. */
 static void write_file(void *ctx, const char *line)
@@ -102,7 +105,10 @@ static void write_file(void *ctx, const char *line)
 /* ------------------------------------------------------------------------ */
 /* Small helpers of the protocol's files                                     */
 
-const char *echo(const char *s, char *buf, size_t len) { return option_echo(s, buf, len); }
+const char *echo(const char *s, char *buf, size_t len)
+{
+    return option_echo(s, buf, len);
+}
 
 int64_t now_ms(void)
 {
@@ -215,8 +221,7 @@ static void run_job(Session *e, char *line, size_t len)
     if (!ok && n > 0) {
         char text[MOVE_STR_MAX];
         snprintf(text, sizeof text, "%" PRIu32, best);
-        session_error(e, "search returned no legal move (%s); playing the first legal move",
-                     text);
+        session_error(e, "search returned no legal move (%s); playing the first legal move", text);
         best = moves[0];
     }
     char text[MOVE_STR_MAX];
@@ -475,7 +480,10 @@ int search_busy(Session *e)
     return e->thread_live;
 }
 
-void session_wait(Session *e) { search_join(e); }
+void session_wait(Session *e)
+{
+    search_join(e);
+}
 
 void session_stop(Session *e)
 {
@@ -558,9 +566,15 @@ void session_free(Session *e)
     free(e);
 }
 
-int session_command(Session *e, const char *line) { return session_input(e, line, strlen(line)); }
+int session_command(Session *e, const char *line)
+{
+    return session_input(e, line, strlen(line));
+}
 
-int session_is_command(const char *word) { return command_handler(word) != NULL; }
+int session_is_command(const char *word)
+{
+    return command_handler(word) != NULL;
+}
 
 int session_input(Session *e, const char *line, size_t len)
 {

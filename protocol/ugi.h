@@ -34,11 +34,11 @@ enum { UGI_OK = 0, UGI_ERROR = 1, UGI_QUIT = 2 };
 /* Limits for fuzzing: no search thread (go searches depth 1 in the caller),
  * perft depth capped, bench refused. */
 typedef struct SessionCaps {
-    int sync_search;   /* search in the caller's thread, depth <= 1 */
-    int max_perft;     /* largest perft depth accepted */
+    int sync_search; /* search in the caller's thread, depth <= 1 */
+    int max_perft;   /* largest perft depth accepted */
     int allow_bench;
-    int max_hash_mb;   /* largest Hash accepted, 0 = the option's own max */
-    int max_threads;   /* largest Threads accepted, 0 = the option's own max */
+    int max_hash_mb; /* largest Hash accepted, 0 = the option's own max */
+    int max_threads; /* largest Threads accepted, 0 = the option's own max */
 } SessionCaps;
 
 /* Receives each reply line, without its '\n'.  Called under the engine's
@@ -71,8 +71,7 @@ int session_errors(const Session *e);
 int session_is_command(const char *word);
 
 /* Prints "info string error: <msg>" through the writer (for main.c). */
-void session_error(Session *e, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void session_error(Session *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The bench positions embedded from bench/positions.txt (NUL-terminated). */
 const char *bench_positions_text(void);

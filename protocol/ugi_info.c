@@ -12,8 +12,7 @@
 
 /* The moves of pv as text, each in its own position, separated by spaces,
  * as many as fit in len bytes. */
-static void pv_text(const Game *g, const void *root, const Move *pv, int n, char *buf,
-                    size_t len)
+static void pv_text(const Game *g, const void *root, const Move *pv, int n, char *buf, size_t len)
 {
     unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
     char text[MOVE_STR_MAX];
@@ -33,8 +32,7 @@ static void pv_text(const Game *g, const void *root, const Move *pv, int n, char
     }
 }
 
-void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf,
-                   size_t len)
+void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf, size_t len)
 {
     if (in->kind == SEARCH_INFO_GAME_OVER) {
         snprintf(buf, len, "info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
@@ -50,8 +48,8 @@ void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *
     char pv[PV_TEXT_MAX];
     pv_text(g, root, in->pv, in->npv, pv, sizeof pv);
     snprintf(buf, len,
-             "info depth %d seldepth %d score %s%s nodes %" PRIu64 " nps %" PRIu64
-             " time %" PRId64 " hashfull %d%s%s",
-             in->depth, in->seldepth, sc, in->lowerbound ? " lowerbound" : "", in->nodes,
-             in->nps, in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
+             "info depth %d seldepth %d score %s%s nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64
+             " hashfull %d%s%s",
+             in->depth, in->seldepth, sc, in->lowerbound ? " lowerbound" : "", in->nodes, in->nps,
+             in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
 }

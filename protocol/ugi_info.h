@@ -22,7 +22,6 @@
  *   info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0   (game over)
  * The pv's moves are written each in its own position.
  */
-void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf,
-                   size_t len);
+void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf, size_t len);
 
 #endif

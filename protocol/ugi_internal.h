@@ -35,23 +35,23 @@ struct Session {
     SessionCaps caps;
 
     /* The search job and the copy of everything it reads. */
-    int thread_live;      /* a job was started and not yet joined */
-    atomic_int stop;      /* set to stop the search */
-    atomic_int done;      /* set by the job before printing bestmove */
+    int thread_live; /* a job was started and not yet joined */
+    atomic_int stop; /* set to stop the search */
+    atomic_int done; /* set by the job before printing bestmove */
 #ifndef UGI_NO_THREADS
     /* session.c's worker and watchdog (started by the first job) */
     int threads_live;
     pthread_t worker, watchdog;
     pthread_mutex_t job_lock; /* guards the fields below to answer_by */
     pthread_cond_t job_cond, done_cond, dog_cond;
-    int job_pending;  /* a job waits for the worker */
-    int job_over;     /* the worker printed the job's bestmove */
-    int quitting;     /* the threads are to end */
+    int job_pending;   /* a job waits for the worker */
+    int job_over;      /* the worker printed the job's bestmove */
+    int quitting;      /* the threads are to end */
     int64_t answer_by; /* time_now_ms() by which bestmove must be out, -1 none */
     int64_t check_at;  /* time_now_ms() to look whether the worker starves, -1 none */
     int64_t cpu0_ms;   /* the worker's CPU time when the job started */
 #endif
-    int64_t line_ms;  /* time_now_ms() when the line being run was read */
+    int64_t line_ms; /* time_now_ms() when the line being run was read */
     /* The clocks of the last go (timeman_lag_update): whose they were, how
      * many positions came before, what was left, the increment, when go was
      * read; and the lag learned so far. */
@@ -64,7 +64,7 @@ struct Session {
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
     int answered;
     char pv_move[MOVE_STR_MAX];
-    int job_kind;      /* JOB_GO or JOB_SOLVE */
+    int job_kind; /* JOB_GO or JOB_SOLVE */
     const Game *job_game;
     GameOptions job_opt;
     unsigned char job_pos[POS_MAX_BYTES];
@@ -153,8 +153,8 @@ typedef struct Built {
 /* Builds "startpos [moves ...]" or "fen <fen ...> [moves ...]" (tok[0..n))
  * for game g under options o into *b, whose hist is initialised and empty.
  * 0, or -1 with err filled. */
-int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b,
-                   char *err, size_t errlen);
+int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built *b, char *err,
+                   size_t errlen);
 
 /* The solve job (run by the search thread): the value lines, then its
  * last line (info string solve: ...) into line, empty after an error. */

@@ -182,8 +182,7 @@ static int search(Solver *s, const MgPos *p, int alpha, int beta, int ply, MgMov
     Slot *e = &s->table[key & (SLOTS - 1)];
     if (e->key == key) {
         int v = from_node(e->value, ply);
-        if (e->flag == EXACT || (e->flag == LOWER && v >= beta) ||
-            (e->flag == UPPER && v <= alpha))
+        if (e->flag == EXACT || (e->flag == LOWER && v >= beta) || (e->flag == UPPER && v <= alpha))
             return v;
     }
     int a0 = alpha, best = -3 * MG_WIN;

@@ -45,7 +45,9 @@ static Key nim_key_of(int pile, int stm)
 }
 static int nim_init(void *p, const GameOptions *o, char *err, size_t n)
 {
-    (void)o; (void)err; (void)n;
+    (void)o;
+    (void)err;
+    (void)n;
     NimPos *q = p;
     q->pile = 21;
     q->stm = SIDE_P1;
@@ -73,7 +75,10 @@ static void nim_to_fen(const void *p, char *b, size_t n)
     const NimPos *q = p;
     pile_to_fen(q->pile, q->stm, b, n);
 }
-static int nim_gen(const void *p, Move *m) { return pile_gen(((const NimPos *)p)->pile, m); }
+static int nim_gen(const void *p, Move *m)
+{
+    return pile_gen(((const NimPos *)p)->pile, m);
+}
 static void nim_make(void *p, Move m, void *u)
 {
     (void)u;
@@ -90,7 +95,10 @@ static void nim_unmake(void *p, Move m, const void *u)
     q->stm ^= 1;
     q->key = nim_key_of(q->pile, q->stm);
 }
-static int nim_stm(const void *p) { return ((const NimPos *)p)->stm; }
+static int nim_stm(const void *p)
+{
+    return ((const NimPos *)p)->stm;
+}
 static int nim_result(const void *p)
 {
     const NimPos *q = p;
@@ -98,23 +106,52 @@ static int nim_result(const void *p)
         return RESULT_NONE;
     return q->stm == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN;
 }
-static Key nim_key(const void *p) { return ((const NimPos *)p)->key; }
-static int nim_eval(const void *p) { (void)p; return 0; }
+static Key nim_key(const void *p)
+{
+    return ((const NimPos *)p)->key;
+}
+static int nim_eval(const void *p)
+{
+    (void)p;
+    return 0;
+}
 /* No toy game has noisy moves. */
-static int toy_noisy(const void *p, Move m) { (void)p; (void)m; return 0; }
+static int toy_noisy(const void *p, Move m)
+{
+    (void)p;
+    (void)m;
+    return 0;
+}
 static int nim_mstr(const void *p, Move m, char *b, size_t n)
 {
     (void)p;
     return snprintf(b, n, "t%u", (unsigned)m);
 }
-static void nim_print(const void *p, FILE *o, int a) { (void)a; fprintf(o, "%d\n", ((const NimPos *)p)->pile); }
+static void nim_print(const void *p, FILE *o, int a)
+{
+    (void)a;
+    fprintf(o, "%d\n", ((const NimPos *)p)->pile);
+}
 
 const Game toy_nim = {
-    .name = "nim", .pos_size = sizeof(NimPos), .undo_size = 1, .max_moves = 3,
-    .init = nim_init, .from_fen = nim_from_fen, .to_fen = nim_to_fen, .gen_moves = nim_gen,
-    .make = nim_make, .unmake = nim_unmake, .side_to_move = nim_stm, .result = nim_result,
-    .key = nim_key, .key_from_scratch = nim_key, .evaluate = nim_eval,
-    .move_is_noisy = toy_noisy, .move_to_str = nim_mstr, .print = nim_print,
+    .name = "nim",
+    .pos_size = sizeof(NimPos),
+    .undo_size = 1,
+    .max_moves = 3,
+    .init = nim_init,
+    .from_fen = nim_from_fen,
+    .to_fen = nim_to_fen,
+    .gen_moves = nim_gen,
+    .make = nim_make,
+    .unmake = nim_unmake,
+    .side_to_move = nim_stm,
+    .result = nim_result,
+    .key = nim_key,
+    .key_from_scratch = nim_key,
+    .evaluate = nim_eval,
+    .move_is_noisy = toy_noisy,
+    .move_to_str = nim_mstr,
+    .print = nim_print,
 };
 
 /* --- Nim with extra turns (NimxPos in search_toys.h) ------------------ */
@@ -122,7 +159,8 @@ const Game toy_nim = {
 
 static Key nimx_key_of(const NimxPos *q)
 {
-    uint64_t s = 5000 + (uint64_t)q->pile * 4 + (uint64_t)q->stm * 2 + (uint64_t)(q->pile == 0 ? q->last : 0);
+    uint64_t s = 5000 + (uint64_t)q->pile * 4 + (uint64_t)q->stm * 2 +
+                 (uint64_t)(q->pile == 0 ? q->last : 0);
     return rng_next(&s);
 }
 static int nimx_from_fen(void *p, const char *f, const GameOptions *o, char *err, size_t n)
@@ -149,7 +187,10 @@ static void nimx_to_fen(const void *p, char *b, size_t n)
     const NimxPos *q = p;
     pile_to_fen(q->pile, q->stm, b, n);
 }
-static int nimx_gen(const void *p, Move *m) { return pile_gen(((const NimxPos *)p)->pile, m); }
+static int nimx_gen(const void *p, Move *m)
+{
+    return pile_gen(((const NimxPos *)p)->pile, m);
+}
 static void nimx_make(void *p, Move m, void *u)
 {
     NimxPos *q = p;
@@ -165,7 +206,10 @@ static void nimx_unmake(void *p, Move m, const void *u)
     (void)m;
     memcpy(p, u, sizeof(NimxPos));
 }
-static int nimx_stm(const void *p) { return ((const NimxPos *)p)->stm; }
+static int nimx_stm(const void *p)
+{
+    return ((const NimxPos *)p)->stm;
+}
 static int nimx_result(const void *p)
 {
     const NimxPos *q = p;
@@ -173,14 +217,30 @@ static int nimx_result(const void *p)
         return RESULT_NONE;
     return q->last == SIDE_P1 ? RESULT_P1_WIN : RESULT_P2_WIN;
 }
-static Key nimx_key(const void *p) { return ((const NimxPos *)p)->key; }
+static Key nimx_key(const void *p)
+{
+    return ((const NimxPos *)p)->key;
+}
 
 const Game toy_nimx = {
-    .name = "nimx", .pos_size = sizeof(NimxPos), .undo_size = sizeof(NimxPos), .max_moves = 3,
-    .init = nimx_init, .from_fen = nimx_from_fen, .to_fen = nimx_to_fen, .gen_moves = nimx_gen,
-    .make = nimx_make, .unmake = nimx_unmake, .side_to_move = nimx_stm, .result = nimx_result,
-    .key = nimx_key, .key_from_scratch = nimx_key, .evaluate = nim_eval,
-    .move_is_noisy = toy_noisy, .move_to_str = nim_mstr, .print = nim_print,
+    .name = "nimx",
+    .pos_size = sizeof(NimxPos),
+    .undo_size = sizeof(NimxPos),
+    .max_moves = 3,
+    .init = nimx_init,
+    .from_fen = nimx_from_fen,
+    .to_fen = nimx_to_fen,
+    .gen_moves = nimx_gen,
+    .make = nimx_make,
+    .unmake = nimx_unmake,
+    .side_to_move = nimx_stm,
+    .result = nimx_result,
+    .key = nimx_key,
+    .key_from_scratch = nimx_key,
+    .evaluate = nim_eval,
+    .move_is_noisy = toy_noisy,
+    .move_to_str = nim_mstr,
+    .print = nim_print,
 };
 
 /* --- tic-tac-toe ------------------------------------------------------ */
@@ -207,7 +267,9 @@ static Key ttt_scratch(const void *p)
 }
 static int ttt_init(void *p, const GameOptions *o, char *err, size_t n)
 {
-    (void)o; (void)err; (void)n;
+    (void)o;
+    (void)err;
+    (void)n;
     memset(p, 0, sizeof(TttPos));
     return 0;
 }
@@ -284,8 +346,14 @@ static void ttt_unmake(void *p, Move m, const void *u)
     q->cell[m - 1] = 0;
     q->key ^= ttt_z((int)m - 1, q->stm + 1) ^ ttt_z(9, 0);
 }
-static int ttt_stm(const void *p) { return ((const TttPos *)p)->stm; }
-static Key ttt_key(const void *p) { return ((const TttPos *)p)->key; }
+static int ttt_stm(const void *p)
+{
+    return ((const TttPos *)p)->stm;
+}
+static Key ttt_key(const void *p)
+{
+    return ((const TttPos *)p)->key;
+}
 static int ttt_eval(const void *p)
 {
     const TttPos *q = p;
@@ -306,11 +374,24 @@ static void ttt_print(const void *p, FILE *o, int a)
 }
 
 const Game toy_ttt = {
-    .name = "ttt", .pos_size = sizeof(TttPos), .undo_size = 1, .max_moves = 9,
-    .init = ttt_init, .from_fen = ttt_from_fen, .to_fen = ttt_to_fen, .gen_moves = ttt_gen,
-    .make = ttt_make, .unmake = ttt_unmake, .side_to_move = ttt_stm, .result = ttt_result,
-    .key = ttt_key, .key_from_scratch = ttt_scratch, .evaluate = ttt_eval,
-    .move_is_noisy = toy_noisy, .move_to_str = ttt_mstr, .print = ttt_print,
+    .name = "ttt",
+    .pos_size = sizeof(TttPos),
+    .undo_size = 1,
+    .max_moves = 9,
+    .init = ttt_init,
+    .from_fen = ttt_from_fen,
+    .to_fen = ttt_to_fen,
+    .gen_moves = ttt_gen,
+    .make = ttt_make,
+    .unmake = ttt_unmake,
+    .side_to_move = ttt_stm,
+    .result = ttt_result,
+    .key = ttt_key,
+    .key_from_scratch = ttt_scratch,
+    .evaluate = ttt_eval,
+    .move_is_noisy = toy_noisy,
+    .move_to_str = ttt_mstr,
+    .print = ttt_print,
 };
 
 /* --- helpers ---------------------------------------------------------- */

@@ -170,8 +170,7 @@ static void test_interface(void **state)
         const Game *g = game_by_name(fl[0]);
         assert_non_null(g);
         games++;
-        const void *blocks[] = {g->search, g->playout, g->solver,
-                                g->pictures, g->tuning, g->setup};
+        const void *blocks[] = {g->search, g->playout, g->solver, g->pictures, g->tuning, g->setup};
         const char *names[] = {"search", "playout", "solver", "pictures", "tuning", "setup"};
         for (int i = 0; i < 6; i++) {
             char word[16];
@@ -183,9 +182,8 @@ static void test_interface(void **state)
         }
         const SearchProfile *sp = g->search ? &g->search->profile : &plain;
         char got[128];
-        snprintf(got, sizeof got, "%d %d %d %d %s %d", sp->iir_depth, sp->etc_depth,
-                 sp->lmr_late, sp->lmr_later, sp->lmr_style == LMR_STEPS ? "steps" : "table",
-                 sp->lmp);
+        snprintf(got, sizeof got, "%d %d %d %d %s %d", sp->iir_depth, sp->etc_depth, sp->lmr_late,
+                 sp->lmr_later, sp->lmr_style == LMR_STEPS ? "steps" : "table", sp->lmp);
         if (strcmp(fl[2], "plain") == 0)
             assert_memory_equal(sp, &plain, sizeof plain);
         else

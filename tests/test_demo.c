@@ -162,8 +162,9 @@ static void check_game(char *args, int lineno)
                 assert_int_equal(marks[i], '*');
                 assert_int_equal(right[i], '*');
             } else if (i == centre) {
-                assert_int_equal(marks[i], colour(after[i]) && colour(after[i]) !=
-                                 colour(before[i]) ? '{' : ' ');
+                assert_int_equal(marks[i], colour(after[i]) && colour(after[i]) != colour(before[i])
+                                               ? '{'
+                                               : ' ');
             } else if (changed) {
                 assert_int_equal(marks[i], '(');
                 assert_int_equal(colour(after[i]), mover);

@@ -65,7 +65,10 @@ static void test_error_and_k(void **state)
     assert_true(tune_fit_k(e2, t2, 2) > 0.5);
 }
 
-static int odd(int i) { return i % 2 == 1; }
+static int odd(int i)
+{
+    return i % 2 == 1;
+}
 
 static void test_load(void **state)
 {
@@ -255,10 +258,8 @@ static void test_weights_morris(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sigmoid),
-        cmocka_unit_test(test_error_and_k),
-        cmocka_unit_test(test_load),
-        cmocka_unit_test(test_weights_morelli),
+        cmocka_unit_test(test_sigmoid),        cmocka_unit_test(test_error_and_k),
+        cmocka_unit_test(test_load),           cmocka_unit_test(test_weights_morelli),
         cmocka_unit_test(test_weights_morris),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

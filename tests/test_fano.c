@@ -311,8 +311,8 @@ static void transform_fen(const char *fen, char *out, size_t len, const int map[
         for (char *c = moved[map[i] - 1]; swap && *c; c++)
             *c = *c == 'C' ? 'T' : *c == 'T' ? 'C' : *c == 'c' ? 't' : *c == 't' ? 'c' : *c;
     }
-    snprintf(out, len, "%s/%s/%s/%s/%s/%s/%s %c", moved[0], moved[1], moved[2], moved[3],
-             moved[4], moved[5], moved[6], side);
+    snprintf(out, len, "%s/%s/%s/%s/%s/%s/%s %c", moved[0], moved[1], moved[2], moved[3], moved[4],
+             moved[5], moved[6], side);
 }
 
 static void test_solver_symmetries(void **state)

@@ -49,7 +49,9 @@ static int split(char *s, char **argv, int max)
 static const char *tc_string(const TimeControl *tc, char *buf, size_t len)
 {
     switch (tc->type) {
-    case TC_CLOCK: snprintf(buf, len, "clock:%lld+%lld", (long long)tc->time_ms, (long long)tc->inc_ms); break;
+    case TC_CLOCK:
+        snprintf(buf, len, "clock:%lld+%lld", (long long)tc->time_ms, (long long)tc->inc_ms);
+        break;
     case TC_MOVETIME: snprintf(buf, len, "movetime:%lld", (long long)tc->movetime_ms); break;
     case TC_DEPTH: snprintf(buf, len, "depth:%d", tc->depth); break;
     default: snprintf(buf, len, "nodes:%llu", (unsigned long long)tc->nodes); break;
@@ -92,14 +94,15 @@ static void expect_key(const MatchConfig *c, const char *kv, const char *line)
     else if (!strcmp(key, "name2"))
         snprintf(got, sizeof got, "%s", c->engines[1].name);
     else if (!strcmp(key, "sprt"))
-        snprintf(got, sizeof got, "%s:%g:%g", c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial",
-                 c->elo0, c->elo1);
+        snprintf(got, sizeof got, "%s:%g:%g",
+                 c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial", c->elo0, c->elo1);
     else if (!strcmp(key, "boardsize"))
         snprintf(got, sizeof got, "%d", (int)morelli_opts_c(&c->game_opt)->board_size);
     else if (!strcmp(key, "margin"))
         snprintf(got, sizeof got, "%lld", (long long)c->margin_ms);
     else if (!strcmp(key, "opt1"))
-        snprintf(got, sizeof got, "%s=%s", c->engines[0].options[0].name, c->engines[0].options[0].value);
+        snprintf(got, sizeof got, "%s=%s", c->engines[0].options[0].name,
+                 c->engines[0].options[0].value);
     else
         fail_msg("%s: unknown key %s", line, key);
     if (strcmp(got, want) != 0)
@@ -180,11 +183,13 @@ static void test_read_openings(void **state)
     match_free_openings(lines, n);
 
     lines = NULL;
-    assert_int_equal(match_read_openings(OPENINGS_BAD, &game_morris, &opt, &lines, err, sizeof err), -1);
+    assert_int_equal(match_read_openings(OPENINGS_BAD, &game_morris, &opt, &lines, err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, OPENINGS_BAD ":"));
     assert_null(lines);
-    assert_int_equal(match_read_openings("tests/data/no_such_file", &game_morris, &opt, &lines, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        match_read_openings("tests/data/no_such_file", &game_morris, &opt, &lines, err, sizeof err),
+        -1);
 }
 
 /* Made openings: the count asked for, all distinct, all readable, the same
@@ -270,12 +275,18 @@ static int pgn_next(FILE *f, PgnGame *g)
             char key[32], val[1024];
             if (sscanf(line, "[%31s \"%1023[^\"]\"]", key, val) == 2) {
                 tags++;
-                if (!strcmp(key, "Variant")) match_str_copy(g->variant, sizeof g->variant, val);
-                if (!strcmp(key, "FEN")) match_str_copy(g->fen, sizeof g->fen, val);
-                if (!strcmp(key, "Result")) match_str_copy(g->result, sizeof g->result, val);
-                if (!strcmp(key, "Termination")) match_str_copy(g->term, sizeof g->term, val);
-                if (!strcmp(key, "P1")) match_str_copy(g->p1, sizeof g->p1, val);
-                if (!strcmp(key, "PlyCount")) g->plycount = atoi(val);
+                if (!strcmp(key, "Variant"))
+                    match_str_copy(g->variant, sizeof g->variant, val);
+                if (!strcmp(key, "FEN"))
+                    match_str_copy(g->fen, sizeof g->fen, val);
+                if (!strcmp(key, "Result"))
+                    match_str_copy(g->result, sizeof g->result, val);
+                if (!strcmp(key, "Termination"))
+                    match_str_copy(g->term, sizeof g->term, val);
+                if (!strcmp(key, "P1"))
+                    match_str_copy(g->p1, sizeof g->p1, val);
+                if (!strcmp(key, "PlyCount"))
+                    g->plycount = atoi(val);
             }
             continue;
         }
@@ -339,7 +350,8 @@ static int check_records(const char *path, const char *first, int games)
         int r = past_result(g, pos, h.keys, h.len);
         past_free(&h);
         const char *want = r == RESULT_P1_WIN ? "1-0" : r == RESULT_P2_WIN ? "0-1" : "1/2-1/2";
-        if (!strcmp(pg.term, "rules") || !strcmp(pg.term, "repetition") || !strcmp(pg.term, "move rule"))
+        if (!strcmp(pg.term, "rules") || !strcmp(pg.term, "repetition") ||
+            !strcmp(pg.term, "move rule"))
             assert_string_equal(pg.result, want);
         else
             assert_string_equal(pg.term, "max plies");
@@ -699,13 +711,13 @@ static void test_demo(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_args),       cmocka_unit_test(test_read_openings),
-        cmocka_unit_test(test_make_openings),    cmocka_unit_test(test_match_two_copies),
-        cmocka_unit_test(test_fake_illegal),     cmocka_unit_test(test_fake_crash),
-        cmocka_unit_test(test_fake_stall),       cmocka_unit_test(test_disagreement),
-        cmocka_unit_test(test_start_failures),   cmocka_unit_test(test_sprt_stops),
-        cmocka_unit_test(test_clock_forfeits),   cmocka_unit_test(test_demo),
-        cmocka_unit_test(test_max_plies),        cmocka_unit_test(test_fake_flood),
+        cmocka_unit_test(test_parse_args),     cmocka_unit_test(test_read_openings),
+        cmocka_unit_test(test_make_openings),  cmocka_unit_test(test_match_two_copies),
+        cmocka_unit_test(test_fake_illegal),   cmocka_unit_test(test_fake_crash),
+        cmocka_unit_test(test_fake_stall),     cmocka_unit_test(test_disagreement),
+        cmocka_unit_test(test_start_failures), cmocka_unit_test(test_sprt_stops),
+        cmocka_unit_test(test_clock_forfeits), cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_max_plies),      cmocka_unit_test(test_fake_flood),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,8 @@ static void test_lines_and_eof(void **state)
     (void)state;
     EngineProc e;
     char err[256], line[64];
-    assert_int_equal(engine_proc_start(&e, "printf 'first\\r\\nsecond\\nlast'", err, sizeof err), 0);
+    assert_int_equal(engine_proc_start(&e, "printf 'first\\r\\nsecond\\nlast'", err, sizeof err),
+                     0);
     int64_t deadline = engine_now_ms() + 10000;
     assert_int_equal(engine_proc_readline(&e, line, sizeof line, deadline), 1);
     assert_string_equal(line, "first");
@@ -41,8 +42,8 @@ static void test_long_line_cut(void **state)
     char err[256], line[100];
     /* 20000 'x' then "ok": the caller's buffer and the process buffer both
      * cut the line, and the reader is not stuck. */
-    assert_int_equal(engine_proc_start(&e, "head -c 20000 /dev/zero | tr '\\0' x; echo; echo ok", err,
-                                       sizeof err),
+    assert_int_equal(engine_proc_start(&e, "head -c 20000 /dev/zero | tr '\\0' x; echo; echo ok",
+                                       err, sizeof err),
                      0);
     int64_t deadline = engine_now_ms() + 10000;
     int r, n = 0, ok = 0;

@@ -180,7 +180,8 @@ static void random_games(const GameOptions *opt, int games, uint64_t seed)
     assert_non_null(moves);
     char err[256], fen[FEN_MAX], fen2[FEN_MAX];
     char cells[169], start[169];
-    const int size = morelli_opts_c(opt)->board_size, ring = 4 * (size - 1), limit = limit_for(size);
+    const int size = morelli_opts_c(opt)->board_size, ring = 4 * (size - 1),
+              limit = limit_for(size);
     for (int gi = 0; gi < games; gi++) {
         assert_int_equal(G->init(pos, opt, err, sizeof err), 0);
         int play_plies = 0, placed = 0, stones = -1;
@@ -269,8 +270,8 @@ static void test_move_text(void **state)
     assert_true(game_parse_move(G, pos, "a2b3") == m);
     G->move_to_str(pos, m, text, sizeof text);
     assert_string_equal(text, "a2-b3");
-    const char *bad[] = {"", "a2", "a2-", "a2-a3", "a2-b3x", "a2-b3xb4", "z2-b3", "a0-b3",
-                         "a2-b33", "a14-b3", "a2-b3+", "a2--b3", "a2-b3 junk", "b3-a2"};
+    const char *bad[] = {"",      "a2",     "a2-",    "a2-a3",  "a2-b3x", "a2-b3xb4",   "z2-b3",
+                         "a0-b3", "a2-b33", "a14-b3", "a2-b3+", "a2--b3", "a2-b3 junk", "b3-a2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_true(game_parse_move(G, pos, bad[i]) == MOVE_NONE);
     /* placement */
@@ -377,9 +378,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fens_and_fast_perft),
-        cmocka_unit_test(test_bad_fens),        cmocka_unit_test(test_setups),
-        cmocka_unit_test(test_random_games),    cmocka_unit_test(test_move_text),
-        cmocka_unit_test(test_print),           cmocka_unit_test(test_colour_symmetry),
+        cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_setups),
+        cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_move_text),
+        cmocka_unit_test(test_print),
+        cmocka_unit_test(test_colour_symmetry),
     };
     return cmocka_run_group_tests_name("morelli", tests, NULL, NULL);
 }

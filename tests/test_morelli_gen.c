@@ -86,8 +86,8 @@ static void check_playout(const void *pos, Move *list, uint64_t *rng, int cap, C
     k->playouts++;
 }
 
-static void check_position(const void *pos, const void *note, Move *all, Move *noisy,
-                           uint64_t *rng, Counts *k)
+static void check_position(const void *pos, const void *note, Move *all, Move *noisy, uint64_t *rng,
+                           Counts *k)
 {
     int n = G->gen_moves(pos, all);
     int bare = G->search->gen_noisy(pos, noisy, NULL);
@@ -202,7 +202,7 @@ static void test_generators_agree(void **state)
                     break;
                 int nn = G->search->gen_noisy(pos, noisy, NULL);
                 Move m = nn > 0 && (rng_next(&rng) & 1) ? noisy[rng_below(&rng, (uint32_t)nn)]
-                                                         : pick[rng_below(&rng, (uint32_t)n)];
+                                                        : pick[rng_below(&rng, (uint32_t)n)];
                 memcpy(prev, pos, G->pos_size);
                 have_prev = 1;
                 G->make(pos, m, undo);

@@ -204,14 +204,14 @@ static int ref_moves(const Ref *r, char (*items)[ITEM_LEN], int max)
                         if (!r->classic && sub != all)
                             continue;
                         Ref b = a;
-                        int len = snprintf(text, sizeof text, "%c%d-%c%d", 'a' + f, k + 1,
-                                           'a' + tf, tk + 1);
+                        int len = snprintf(text, sizeof text, "%c%d-%c%d", 'a' + f, k + 1, 'a' + tf,
+                                           tk + 1);
                         for (int i = 0; i < nc; i++)
                             if (sub & (1u << i)) {
                                 b.cell[ck[i]][cf[i]] = me;
                                 if (r->classic)
-                                    len += snprintf(text + len, sizeof text - (size_t)len,
-                                                    "x%c%d", 'a' + cf[i], ck[i] + 1);
+                                    len += snprintf(text + len, sizeof text - (size_t)len, "x%c%d",
+                                                    'a' + cf[i], ck[i] + 1);
                             }
                         int frame = orbit_full(&b, tf, tk, me);
                         for (int i = 0; i < nc; i++)
@@ -271,7 +271,8 @@ static void test_against_reference(void **state)
             for (;;) {
                 G->to_fen(pos, fen, sizeof fen);
                 Ref r;
-                ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC, morelli_opts(&opt)->setup == SETUP_PAIRS);
+                ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC,
+                             morelli_opts(&opt)->setup == SETUP_PAIRS);
                 int nr = ref_moves(&r, ref, MAXI);
                 int n = G->gen_moves(pos, moves);
                 assert_true(n <= MAXI);
@@ -292,7 +293,8 @@ static void test_against_reference(void **state)
                     same = strcmp(mine[i], ref[i]) == 0;
                 if (!same) {
                     print_error("%d %s %s: position %s\n  engine %d moves, reference %d\n",
-                                (int)morelli_opts(&opt)->board_size, td_ruleset_names[morelli_opts(&opt)->ruleset],
+                                (int)morelli_opts(&opt)->board_size,
+                                td_ruleset_names[morelli_opts(&opt)->ruleset],
                                 td_setup_names[morelli_opts(&opt)->setup], fen, n, nr);
                     for (int i = 0, j = 0; i < n || j < nr;) {
                         int c = i >= n ? 1 : j >= nr ? -1 : strcmp(mine[i], ref[j]);
@@ -319,8 +321,8 @@ static void test_against_reference(void **state)
     assert_true(configs >= 10);
     assert_true(positions > 500);
     assert_true(total_moves > positions);
-    print_message("%ld positions, %ld moves (%ld noisy, %ld enthroning)\n", positions,
-                  total_moves, noisy, enthroning);
+    print_message("%ld positions, %ld moves (%ld noisy, %ld enthroning)\n", positions, total_moves,
+                  noisy, enthroning);
     /* the games reach captures and frames, not only quiet moves */
     assert_true(noisy > 1000);
     assert_true(enthroning > 100);
@@ -368,7 +370,8 @@ static void test_reference_perft(void **state)
         assert_int_equal(G->init(pos, &opt, err, sizeof err), 0);
         G->to_fen(pos, fen, sizeof fen);
         Ref r;
-        ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC, morelli_opts(&opt)->setup == SETUP_PAIRS);
+        ref_from_fen(&r, fen, morelli_opts(&opt)->ruleset == RULESET_CLASSIC,
+                     morelli_opts(&opt)->setup == SETUP_PAIRS);
         int depth = 1;
         for (char *c = strtok_r(fld[3], " ", &cs); c; c = strtok_r(NULL, " ", &cs), depth++) {
             unsigned long long want = strtoull(c, NULL, 10);

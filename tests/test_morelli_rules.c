@@ -179,8 +179,8 @@ static int check_line(Case *c, char *line)
         static const char *names[] = {"none", "p1", "p2", "draw"};
         int r = G->result(pos);
         if (strcmp(names[r], w[1]) != 0) {
-            print_error("line %d, case '%s': result %s, expected %s\n", c->line, c->title,
-                        names[r], w[1]);
+            print_error("line %d, case '%s': result %s, expected %s\n", c->line, c->title, names[r],
+                        w[1]);
             return 0;
         }
         return 1;
@@ -189,8 +189,8 @@ static int check_line(Case *c, char *line)
         int v = G->evaluate(pos), lim = atoi(w[2]);
         int ok = w[1][0] == '>' ? v > lim : v < lim;
         if (!ok)
-            print_error("line %d, case '%s': eval %d, expected %s %d\n", c->line, c->title, v,
-                        w[1], lim);
+            print_error("line %d, case '%s': eval %d, expected %s %d\n", c->line, c->title, v, w[1],
+                        lim);
         return ok;
     }
     if (strcmp(w[0], "playout") == 0) {
@@ -207,8 +207,8 @@ static int check_line(Case *c, char *line)
             G->unmake(pos, m, undo);
         }
         if (hits * 100 < atoi(w[1]) * 200) {
-            print_error("line %d, case '%s': %d of 200 playout picks enthrone\n", c->line,
-                        c->title, hits);
+            print_error("line %d, case '%s': %d of 200 playout picks enthrone\n", c->line, c->title,
+                        hits);
             return 0;
         }
         return 1;
@@ -234,7 +234,8 @@ static void test_rule_cases(void **state)
         } else if (strncmp(line, "setup ", 6) == 0) {
             morelli_opts(&c.opt)->setup = strcmp(line + 6, "pairs") == 0 ? SETUP_PAIRS : SETUP_FREE;
         } else if (strncmp(line, "ruleset ", 8) == 0) {
-            morelli_opts(&c.opt)->ruleset = strcmp(line + 8, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
+            morelli_opts(&c.opt)->ruleset = strcmp(line + 8, "classic") == 0 ? RULESET_CLASSIC
+                                                                             : RULESET_STANDARD;
         } else if (strncmp(line, "fen ", 4) == 0) {
             if (G->from_fen(c.pos, line + 4, &c.opt, err, sizeof err) != 0) {
                 print_error("line %d, case '%s': fen rejected: %s\n", c.line, c.title, err);

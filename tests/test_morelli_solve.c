@@ -119,7 +119,7 @@ static int plain_move_value(const MgPos *p, const char *text)
             continue;
         int cv = mg_solve(&moves[i].after, 3000000L, 0); /* the opponent's view */
         assert_int_not_equal(cv, MG_UNKNOWN);
-        return cv > 0 ? -(VALUE_WIN - (MG_WIN - cv + 1))
+        return cv > 0   ? -(VALUE_WIN - (MG_WIN - cv + 1))
                : cv < 0 ? VALUE_WIN - (MG_WIN + cv + 1)
                         : VALUE_DRAW;
     }
@@ -272,7 +272,7 @@ static void test_values_agree(void **state)
             SearchResult res;
             engine_move(s, fen, nodes, &res);
             assert_true(res.proven);
-            int mine = res.score > 0 ? MG_WIN - (SCORE_MATE - res.score)
+            int mine = res.score > 0   ? MG_WIN - (SCORE_MATE - res.score)
                        : res.score < 0 ? -(MG_WIN - (SCORE_MATE + res.score))
                                        : 0;
             if (mine != v)

@@ -222,7 +222,8 @@ static void random_games(const GameOptions *o, int games, uint64_t seed)
             int nb[2], h[2];
             G->to_fen(pos, fen, sizeof fen);
             fen_counts(fen, nb, h);
-            assert_true(nb[0] + h[0] <= morris_opts_c(o)->pieces && nb[1] + h[1] <= morris_opts_c(o)->pieces);
+            assert_true(nb[0] + h[0] <= morris_opts_c(o)->pieces &&
+                        nb[1] + h[1] <= morris_opts_c(o)->pieces);
             assert_true(nb[0] + h[0] + nb[1] + h[1] <= total_before);
             total_before = nb[0] + h[0] + nb[1] + h[1];
             check_generators(pos, moves, n, &seed);
@@ -276,8 +277,8 @@ static void test_bad_options_and_moves(void **state)
     assert_true(strlen(err) > 0);
     game_options_default(&o);
     assert_int_equal(G->init(pos, &o, err, sizeof err), 0);
-    const char *bad[] = {"", "d", "z9", "d2d2", "d2xx", "d2-d3", "d2xa1",
-                         "a1a1a1a1", "d2-d3xg7", "h1", "a2", "d2 "};
+    const char *bad[] = {"",      "d",        "z9",       "d2d2", "d2xx", "d2-d3",
+                         "d2xa1", "a1a1a1a1", "d2-d3xg7", "h1",   "a2",   "d2 "};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_true(game_parse_move(G, pos, bad[i]) == MOVE_NONE);
     assert_true(game_parse_move(G, pos, "D2") != MOVE_NONE);
@@ -294,8 +295,8 @@ static void test_print(void **state)
     morris_opts(&o)->diagonals = 1;
     unsigned char pos[POS_MAX_BYTES];
     char err[256];
-    assert_int_equal(G->from_fen(pos, "W1B/BWB/1W1/WB2WB/1B1/W1W/B1W w 0 0 0", &o, err,
-                                 sizeof err), 0);
+    assert_int_equal(G->from_fen(pos, "W1B/BWB/1W1/WB2WB/1B1/W1W/B1W w 0 0 0", &o, err, sizeof err),
+                     0);
     char *buf = td_print(G, pos, 0);
     /* Rank 7: a7 White, d7 empty, g7 Black; the diagonals are drawn. */
     assert_non_null(strstr(buf, "7 W-----------.-----------B"));
@@ -391,8 +392,10 @@ static void test_blockades(void **state)
             fail_msg("%s: the search sees itself lost (%s)", f[1], sc);
         if (nf >= 6) { /* the static evaluation: =N, <N or >N */
             int ev = G->evaluate(pos), want = atoi(f[5] + 1);
-            if (f[5][0] == '=' ? ev != want : f[5][0] == '<' ? ev >= want
-                                 : f[5][0] == '>' ? ev <= want : 1)
+            if (f[5][0] == '='   ? ev != want
+                : f[5][0] == '<' ? ev >= want
+                : f[5][0] == '>' ? ev <= want
+                                 : 1)
                 fail_msg("%s: evaluation %d, want %s", f[1], ev, f[5]);
         }
         n++;
@@ -555,9 +558,12 @@ static void check_set(char **f, int nf)
     }
     long npos = 0;
     double ms = 0;
-    assert_int_equal(morris_egtb_build(morris_opts(&o)->diagonals, morris_opts(&o)->flying, maxp, &npos, &ms), 0);
+    assert_int_equal(
+        morris_egtb_build(morris_opts(&o)->diagonals, morris_opts(&o)->flying, maxp, &npos, &ms),
+        0);
     assert_true(npos > 0);
-    uint64_t rng = 0x5EED0000u + (uint64_t)(morris_opts(&o)->diagonals * 2 + morris_opts(&o)->flying);
+    uint64_t rng = 0x5EED0000u +
+                   (uint64_t)(morris_opts(&o)->diagonals * 2 + morris_opts(&o)->flying);
     int decided = 0, searched = 0;
     for (int s = 0; s < samples; s++) {
         char cells[25], fen[FEN_MAX];

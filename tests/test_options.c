@@ -63,23 +63,21 @@ static void runner_says(const char *variant, const char *name, const char *value
     static MatchConfig c;
     char opt[512];
     snprintf(opt, sizeof opt, "--%s=%s", name, value);
-    char *argv[] = {"match", "--engine", "cmd=a", "--engine", "cmd=b", "--variant",
-                    (char *)variant, opt};
+    char *argv[] = {"match", "--engine",  "cmd=a",         "--engine",
+                    "cmd=b", "--variant", (char *)variant, opt};
     match_config_default(&c);
     char err[512] = "";
     int rc = match_parse_args(&c, 8, argv, ".", err, sizeof err);
     snprintf(msg, len, "%s", rc == 0 ? "" : err);
 }
 
-static void check_both(const char *variant, const char *name, const char *value,
-                       const char *want)
+static void check_both(const char *variant, const char *name, const char *value, const char *want)
 {
     char e[512], r[512];
     engine_says(variant, name, value, e, sizeof e);
     runner_says(variant, name, value, r, sizeof r);
     if (strcmp(e, want) != 0 || strcmp(r, want) != 0)
-        fail_msg("%s %s=%s: engine '%s', runner '%s', want '%s'", variant, name, value, e, r,
-                 want);
+        fail_msg("%s %s=%s: engine '%s', runner '%s', want '%s'", variant, name, value, e, r, want);
 }
 
 static void test_same_message(void **state)
@@ -119,12 +117,12 @@ static void test_every_declared_option(void **state)
             assert_int_equal(option_parse(o, def, 0, &v, want, sizeof want), 0);
             assert_true(v == o->def);
             snprintf(low, sizeof low, "%lld", (long long)o->min - 1);
-            assert_int_equal(option_parse(o, o->type == OPTION_SPIN ? low : "nonsense", 0, &v,
-                                          want, sizeof want),
+            assert_int_equal(option_parse(o, o->type == OPTION_SPIN ? low : "nonsense", 0, &v, want,
+                                          sizeof want),
                              -1);
             for (int vi = 0; vi < game_count; vi++) {
-                check_both(game_list[vi]->name, o->name,
-                           o->type == OPTION_SPIN ? low : "nonsense", want);
+                check_both(game_list[vi]->name, o->name, o->type == OPTION_SPIN ? low : "nonsense",
+                           want);
                 check_both(game_list[vi]->name, o->name, def, "");
             }
             n++;

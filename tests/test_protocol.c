@@ -56,7 +56,10 @@ typedef struct Proc {
     int eof;
 } Proc;
 
-static int timeout_scale(void) { return getenv("MORELLI_SANITIZE") ? 3 : 1; }
+static int timeout_scale(void)
+{
+    return getenv("MORELLI_SANITIZE") ? 3 : 1;
+}
 
 static int64_t now_ms(void)
 {
@@ -88,7 +91,10 @@ static int proc_start(Proc *p, char *args)
     if (p->pid == 0) {
         dup2(to[0], 0);
         dup2(from[1], 1);
-        close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -199,15 +205,15 @@ static int regex_whole(const char *re, const char *text)
     return ok;
 }
 
-#define SCRIPT_FAIL(...)                                                                      \
-    do {                                                                                      \
-        print_error("%s:%d: ", file, lineno);                                                 \
-        print_error(__VA_ARGS__);                                                             \
-        print_error("\n");                                                                    \
-        proc_kill(&p);                                                                        \
-        fclose(f);                                                                            \
-        free(moves);                                                                          \
-        fail();                                                                               \
+#define SCRIPT_FAIL(...)                      \
+    do {                                      \
+        print_error("%s:%d: ", file, lineno); \
+        print_error(__VA_ARGS__);             \
+        print_error("\n");                    \
+        proc_kill(&p);                        \
+        fclose(f);                            \
+        free(moves);                          \
+        fail();                               \
     } while (0)
 
 static void run_script(void **state)

@@ -29,8 +29,9 @@ static void test_late_runner(void **state)
     EngineProc e;
     char err[256], line[256];
     int64_t t0 = engine_now_ms();
-    assert_int_equal(engine_proc_start(&e, "printf 'info depth 1\\nbestmove a1\\n'; sleep 5",
-                                       err, sizeof err), 0);
+    assert_int_equal(
+        engine_proc_start(&e, "printf 'info depth 1\\nbestmove a1\\n'; sleep 5", err, sizeof err),
+        0);
     nap_ms(300);
     int64_t deadline = t0 + 100;
     assert_int_equal(engine_proc_readline(&e, line, sizeof line, deadline), 1);
@@ -90,7 +91,8 @@ static void test_long_write(void **state)
     assert_int_equal(engine_proc_start(&e,
                                        "perl -e 'syswrite STDOUT, \"info string \" . \"x\" x 30000 "
                                        ". \"\\nbestmove a1\\n\"'",
-                                       err, sizeof err), 0);
+                                       err, sizeof err),
+                     0);
     int64_t deadline = engine_now_ms() + 10000;
     int r, lines = 0, best = 0;
     while ((r = engine_proc_readline(&e, line, sizeof line, deadline)) == 1) {
@@ -127,10 +129,8 @@ static void test_flood_bounded(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_late_runner),
-        cmocka_unit_test(test_stamp_is_arrival),
-        cmocka_unit_test(test_stamp_is_writing),
-        cmocka_unit_test(test_long_write),
+        cmocka_unit_test(test_late_runner),      cmocka_unit_test(test_stamp_is_arrival),
+        cmocka_unit_test(test_stamp_is_writing), cmocka_unit_test(test_long_write),
         cmocka_unit_test(test_flood_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,7 +44,8 @@ static void apply_options(GameOptions *opt, char *s)
         *eq++ = 0;
         long v = strtol(eq, NULL, 10);
         if (strcmp(tok, "ruleset") == 0)
-            morelli_opts(opt)->ruleset = strcmp(eq, "classic") == 0 ? RULESET_CLASSIC : RULESET_STANDARD;
+            morelli_opts(opt)->ruleset = strcmp(eq, "classic") == 0 ? RULESET_CLASSIC
+                                                                    : RULESET_STANDARD;
         else if (strcmp(tok, "pieces") == 0)
             morris_opts(opt)->pieces = (int)v;
         else if (strcmp(tok, "diagonals") == 0)

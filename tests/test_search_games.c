@@ -190,7 +190,9 @@ static void test_info_lines(void **state)
             unsigned long long nodes, nps;
             long long ms;
             int hf, used = 0;
-            int k = sscanf(l, "info depth %d seldepth %d score %7s %d nodes %llu nps %llu time %lld hashfull %d%n",
+            int k = sscanf(l,
+                           "info depth %d seldepth %d score %7s %d nodes %llu nps %llu time %lld "
+                           "hashfull %d%n",
                            &d, &sd, kind, &sv, &nodes, &nps, &ms, &hf, &used);
             if (k != 8)
                 fail_msg("bad info line: %s", l);

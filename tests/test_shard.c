@@ -81,15 +81,22 @@ static void make_file(ShardFile *f, const char *ident, int k, int n)
             continue;
         char moves[64];
         snprintf(moves, sizeof moves, "a%d b%d c%d", g, g + 1, g + 2);
-        ShardGame sg = {.number = g, .p1 = (g - 1) % 2, .result = g % 3 == 0 ? RESULT_DRAW : RESULT_P1_WIN,
-                        .term = g % NTERM, .forfeit = g == 4 ? 1 : -1, .disagree = g == 5,
-                        .nplies = 3, .moves = moves};
+        ShardGame sg = {.number = g,
+                        .p1 = (g - 1) % 2,
+                        .result = g % 3 == 0 ? RESULT_DRAW : RESULT_P1_WIN,
+                        .term = g % NTERM,
+                        .forfeit = g == 4 ? 1 : -1,
+                        .disagree = g == 5,
+                        .nplies = 3,
+                        .moves = moves};
         assert_int_equal(shard_add(f, &sg), 0);
     }
 }
 
-static const char *ident_a = "variant morelli\nengine1.name a\nengine2.name b\ntc depth 2\ngames 10\nsprt none\n";
-static const char *ident_b = "variant morelli\nengine1.name a\nengine2.name b\ntc depth 3\ngames 10\nsprt none\n";
+static const char *ident_a =
+    "variant morelli\nengine1.name a\nengine2.name b\ntc depth 2\ngames 10\nsprt none\n";
+static const char *ident_b =
+    "variant morelli\nengine1.name a\nengine2.name b\ntc depth 3\ngames 10\nsprt none\n";
 
 static char *tmp_path(const char *name)
 {

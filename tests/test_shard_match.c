@@ -97,12 +97,12 @@ static void test_parallel_shards_equal_whole(void **state)
         printf("SKIPPED: GNU parallel is not installed (apt-get install parallel)\n");
         skip();
     }
-    assert_int_equal(sh("%s match %s --results %s/all.txt > %s/all.out", self, args, dir, dir),
-                     0);
-    assert_int_equal(sh("parallel --will-cite -j 2 %s match %s --quiet --shard {}/4 --results %s/s{}.txt "
-                        "::: 1 2 3 4 > %s/par.out",
-                        self, args, dir, dir),
-                     0);
+    assert_int_equal(sh("%s match %s --results %s/all.txt > %s/all.out", self, args, dir, dir), 0);
+    assert_int_equal(
+        sh("parallel --will-cite -j 2 %s match %s --quiet --shard {}/4 --results %s/s{}.txt "
+           "::: 1 2 3 4 > %s/par.out",
+           self, args, dir, dir),
+        0);
     assert_int_equal(sh("%s match --merge %s/s1.txt %s/s2.txt %s/s3.txt %s/s4.txt --results "
                         "%s/merged.txt > %s/merged.out",
                         self, dir, dir, dir, dir, dir, dir),
@@ -147,9 +147,9 @@ static void test_command_line_refusals(void **state)
     char path[512];
     snprintf(path, sizeof path, "%s/none.txt", dir);
     for (int i = 0; i < 5; i++) {
-        assert_int_equal(sh("%s match %s --shard %s --results %s 2> %s/err.txt", self, args,
-                            bad[i], path, dir),
-                         2);
+        assert_int_equal(
+            sh("%s match %s --shard %s --results %s 2> %s/err.txt", self, args, bad[i], path, dir),
+            2);
         char ep[512];
         snprintf(ep, sizeof ep, "%s/err.txt", dir);
         if (!strstr(slurp(ep), "--shard"))

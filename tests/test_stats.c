@@ -93,8 +93,8 @@ static void one_llrpenta(const char *line)
 {
     int p[5];
     double e0, e1, want;
-    assert_int_equal(sscanf(line, "llrpenta %d %d %d %d %d %lf %lf %lf", &p[0], &p[1], &p[2],
-                            &p[3], &p[4], &e0, &e1, &want),
+    assert_int_equal(sscanf(line, "llrpenta %d %d %d %d %d %lf %lf %lf", &p[0], &p[1], &p[2], &p[3],
+                            &p[4], &e0, &e1, &want),
                      8);
     check_close(stats_llr_pentanomial(p, e0, e1), want, line);
 }
@@ -167,8 +167,8 @@ static void test_bounds_and_los(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_elo_of_score),  cmocka_unit_test(test_trinomial),
-        cmocka_unit_test(test_pentanomial),   cmocka_unit_test(test_llr),
+        cmocka_unit_test(test_elo_of_score),   cmocka_unit_test(test_trinomial),
+        cmocka_unit_test(test_pentanomial),    cmocka_unit_test(test_llr),
         cmocka_unit_test(test_bounds_and_los),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,8 +105,8 @@ static void test_table(void **state)
             if (!timeman_stop_iterating(&tm, 3, 5) != !atoi(fl[5]))
                 fail_msg("%s: stop iterating the other way after %s ms", what, fl[4]);
         } else if (strcmp(fl[0], "lag") == 0 && nf == 7) {
-            int64_t got = timeman_lag_update(atoll(fl[1]), atoll(fl[2]), atoll(fl[3]),
-                                             atoll(fl[4]), atoll(fl[5]));
+            int64_t got = timeman_lag_update(atoll(fl[1]), atoll(fl[2]), atoll(fl[3]), atoll(fl[4]),
+                                             atoll(fl[5]));
             if (got != atoll(fl[6]))
                 fail_msg("lag %s %s %s %s %s: %lld, want %s", fl[1], fl[2], fl[3], fl[4], fl[5],
                          (long long)got, fl[6]);
@@ -235,8 +235,8 @@ static void test_wrong_side_clock_ends(void **state)
             j->l.inc[SIDE_P1] = 10;
             j->l.start_ms = time_now_ms();
             if (!ends_by_itself(j, 20))
-                fail_msg("%s %s: go p1time 1000 p1inc 10 with p2 to move did not end",
-                         games[gi], algos[a]);
+                fail_msg("%s %s: go p1time 1000 p1inc 10 with p2 to move did not end", games[gi],
+                         algos[a]);
             assert_true(j->best != MOVE_NONE);
             search_free(j->s);
             free(j);

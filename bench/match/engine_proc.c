@@ -202,7 +202,9 @@ static int take_record(EngineProc *e)
         return -1;
     char control[CMSG_SPACE(sizeof(struct timespec))];
     struct iovec iov = {into, (size_t)size > room ? (size_t)size : room};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control,
                          .msg_controllen = sizeof control};
     ssize_t got = recvmsg(e->from_fd, &msg, MSG_DONTWAIT);
     if (got < 0) {

@@ -23,11 +23,11 @@
 #define ENGINE_LINE_MAX 8192
 
 typedef struct EngineProc {
-    pid_t pid;    /* 0 when no process */
-    int to_fd;    /* its stdin */
-    int from_fd;  /* its stdout */
-    size_t len;   /* bytes waiting in buf */
-    int eof;      /* its stdout closed */
+    pid_t pid;       /* 0 when no process */
+    int to_fd;       /* its stdin */
+    int from_fd;     /* its stdout */
+    size_t len;      /* bytes waiting in buf */
+    int eof;         /* its stdout closed */
     int64_t read_ms; /* when the bytes of the last read() were written by the
                       * engine (its kernel stamp), else right after that read() */
     int64_t line_ms; /* when the line last returned arrived (its read_ms) */

@@ -39,9 +39,14 @@ static void keep_result(Match *m, const GameRecord *rec)
     *at = '\0';
     for (int i = 0; i < rec->nplies; i++)
         at += sprintf(at, "%s%s", i ? " " : "", rec->plies[i].text);
-    ShardGame g = {.number = rec->number, .p1 = rec->p1, .result = rec->result,
-                   .term = rec->term, .forfeit = rec->forfeit, .disagree = rec->disagree[0] != 0,
-                   .nplies = rec->nplies, .moves = moves};
+    ShardGame g = {.number = rec->number,
+                   .p1 = rec->p1,
+                   .result = rec->result,
+                   .term = rec->term,
+                   .forfeit = rec->forfeit,
+                   .disagree = rec->disagree[0] != 0,
+                   .nplies = rec->nplies,
+                   .moves = moves};
     if (shard_add(&m->results, &g) != 0)
         m->results_failed = 1;
     free(moves);
@@ -61,8 +66,7 @@ static void *worker_main(void *arg)
         while (m->next_pair < m->pairs_total && !shard_owns(c->shard_k, c->shard_n, m->next_pair))
             m->next_pair++;
         int stop = m->stop && !c->results[0];
-        int k = (stop || match_interrupted || m->next_pair >= m->pairs_total) ? -1
-                                                                         : m->next_pair++;
+        int k = (stop || match_interrupted || m->next_pair >= m->pairs_total) ? -1 : m->next_pair++;
         pthread_mutex_unlock(&m->lock);
         if (k < 0)
             break;

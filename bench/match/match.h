@@ -46,8 +46,8 @@ typedef struct EngineSpec {
     char cmd[MATCH_CMD_MAX];
     MatchOption options[MATCH_MAX_OPTIONS]; /* sent after --each's */
     int noptions;
-    int name_auto;  /* no name= given: it takes its `id name` */
-    int has_tc;     /* its own time control (time odds), of the match's kind */
+    int name_auto; /* no name= given: it takes its `id name` */
+    int has_tc;    /* its own time control (time odds), of the match's kind */
     TimeControl tc;
 } EngineSpec;
 
@@ -57,32 +57,32 @@ typedef struct MatchConfig {
     EngineSpec engines[2];
     MatchOption each[MATCH_MAX_OPTIONS]; /* sent to both engines */
     int neach;
-    const Game *game;      /* from --variant */
-    GameOptions game_opt;  /* the game options among the engine options */
+    const Game *game;     /* from --variant */
+    GameOptions game_opt; /* the game options among the engine options */
     TimeControl tc;
-    int games;             /* games to play (pairs = games / 2, rounded up) */
-    int concurrency;       /* games at once */
+    int games;                     /* games to play (pairs = games / 2, rounded up) */
+    int concurrency;               /* games at once */
     char openings[MATCH_PATH_MAX]; /* "" = every game from startpos */
-    int shuffle;           /* play the openings in an order drawn from seed */
+    int shuffle;                   /* play the openings in an order drawn from seed */
     char pgnout[MATCH_PATH_MAX];   /* "" = no game records */
-    uint64_t seed;         /* --make-openings, --shuffle */
-    int sprt;              /* SPRT requested */
+    uint64_t seed;                 /* --make-openings, --shuffle */
+    int sprt;                      /* SPRT requested */
     double elo0, elo1, alpha, beta;
-    int sprt_model;        /* SPRT_* */
-    int64_t margin_ms;     /* grace beyond the clock or movetime */
-    int64_t timeout_ms;    /* longest wait for a move without a clock */
+    int sprt_model;           /* SPRT_* */
+    int64_t margin_ms;        /* grace beyond the clock or movetime */
+    int64_t timeout_ms;       /* longest wait for a move without a clock */
     int64_t start_timeout_ms; /* longest wait for ugiok, readyok, query answers */
-    int max_plies;         /* draw by adjudication after so many plies */
-    int demo;              /* draw the board after every move */
-    int demo_delay_ms;     /* --delay: pause after each board (-1: 300 on a terminal, else 0) */
-    int quiet;             /* no per-game lines, no progress */
-    int make_openings;     /* > 0: write that many openings and stop */
-    int opening_plies;     /* random plies of a made opening, -1 = game's default */
+    int max_plies;            /* draw by adjudication after so many plies */
+    int demo;                 /* draw the board after every move */
+    int demo_delay_ms;        /* --delay: pause after each board (-1: 300 on a terminal, else 0) */
+    int quiet;                /* no per-game lines, no progress */
+    int make_openings;        /* > 0: write that many openings and stop */
+    int opening_plies;        /* random plies of a made opening, -1 = game's default */
     int help;
-    int load;              /* busy processes beside the match (--load) */
-    int shard_k, shard_n;  /* --shard K/N; 0/0 = the whole match */
+    int load;                     /* busy processes beside the match (--load) */
+    int shard_k, shard_n;         /* --shard K/N; 0/0 = the whole match */
     char results[MATCH_PATH_MAX]; /* --results FILE: "" = none */
-    char **merge;          /* --merge FILE...: points into argv */
+    char **merge;                 /* --merge FILE...: points into argv */
     int nmerge;
 } MatchConfig;
 
@@ -125,20 +125,20 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
 
 /* What a match ended with, from the first engine's point of view. */
 typedef struct MatchSummary {
-    int games;            /* games finished */
+    int games; /* games finished */
     int wins, draws, losses;
-    int penta[5];         /* complete pairs by the first engine's half-points */
+    int penta[5]; /* complete pairs by the first engine's half-points */
     int pairs;
-    int disagreements;    /* games where an engine's query answer differed */
-    int forfeits[2];      /* games lost by time, crash or illegal move, per engine */
-    int sprt_decision;    /* +1 H1, -1 H0, 0 none */
+    int disagreements; /* games where an engine's query answer differed */
+    int forfeits[2];   /* games lost by time, crash or illegal move, per engine */
+    int sprt_decision; /* +1 H1, -1 H0, 0 none */
     double llr, llr_lower, llr_upper;
     /* Under a clock or movetime, each move's time as the runner measured it
      * (go written to bestmove read) against its budget (the clock left, or
      * the movetime). */
     int timed_moves, late_moves; /* moves, and those over their budget */
-    int64_t max_over_ms;  /* the longest overshoot (<= 0: none was over) */
-    int64_t max_move_ms;  /* the longest move */
+    int64_t max_over_ms;         /* the longest overshoot (<= 0: none was over) */
+    int64_t max_move_ms;         /* the longest move */
 } MatchSummary;
 
 /*

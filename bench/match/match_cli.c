@@ -232,8 +232,8 @@ static int number_arg(int argc, char **argv, int *i, long long lo, long long hi,
     if (!v)
         return -1;
     if (parse_int(v, lo, hi, out)) {
-        snprintf(err, errlen, "%s: expected a whole number in [%lld, %lld], got '%s'", flag, lo,
-                 hi, v);
+        snprintf(err, errlen, "%s: expected a whole number in [%lld, %lld], got '%s'", flag, lo, hi,
+                 v);
         return -1;
     }
     return 0;
@@ -489,8 +489,9 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
     }
     if (c->nmerge) {
         if (nengines || c->shard_n || c->demo || c->make_openings) {
-            snprintf(err, errlen, "--merge takes results files (and --results FILE for the "
-                                  "joined file), no match to play");
+            snprintf(err, errlen,
+                     "--merge takes results files (and --results FILE for the "
+                     "joined file), no match to play");
             return -1;
         }
         return 0;
@@ -539,14 +540,14 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
                 return -1;
             }
     if (nengines == 2 && match_engine_tc(c, 0)->type != match_engine_tc(c, 1)->type) {
-        snprintf(err, errlen, "the engines' time controls must be of one kind (clock, movetime, "
-                              "depth or nodes)");
+        snprintf(err, errlen,
+                 "the engines' time controls must be of one kind (clock, movetime, "
+                 "depth or nodes)");
         return -1;
     }
     /* The game options: both engines must play the same game. */
     GameOptions o0, o1;
-    if (engine_game_options(c, 0, &o0, err, errlen) ||
-        engine_game_options(c, 1, &o1, err, errlen))
+    if (engine_game_options(c, 0, &o0, err, errlen) || engine_game_options(c, 1, &o1, err, errlen))
         return -1;
     if (!game_options_equal(NULL, &o0, &o1)) {
         snprintf(err, errlen, "the engines' game options differ: give them with --each");

@@ -95,4 +95,3 @@ const TimeControl *match_engine_tc(const MatchConfig *c, int e)
 {
     return c->engines[e].has_tc ? &c->engines[e].tc : &c->tc;
 }
-

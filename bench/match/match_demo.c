@@ -35,8 +35,8 @@ typedef struct DemoSide {
 static struct {
     int delay_ms;
     char fen[FEN_MAX]; /* the position shown last */
-    int p1;         /* the engine playing p1 */
-    DemoSide side[2]; /* per engine */
+    int p1;            /* the engine playing p1 */
+    DemoSide side[2];  /* per engine */
 } D;
 
 static int engine_is_mcts(const MatchConfig *c, int e)
@@ -163,12 +163,11 @@ void demo_end(Match *m, const GameRecord *rec)
     const MatchConfig *c = m->c;
     const Game *g = c->game;
     FILE *out = m->out;
-    const char *who = rec->result == RESULT_DRAW ? "nobody"
+    const char *who = rec->result == RESULT_DRAW     ? "nobody"
                       : rec->result == RESULT_P1_WIN ? c->engines[rec->p1].name
                                                      : c->engines[1 - rec->p1].name;
-    fprintf(out, "\nResult: %s (%s wins) after %d plies: %s%s%s\n", result_text(rec->result),
-            who, rec->nplies, rec->reason, rec->disagree[0] ? "; disagreement: " : "",
-            rec->disagree);
+    fprintf(out, "\nResult: %s (%s wins) after %d plies: %s%s%s\n", result_text(rec->result), who,
+            rec->nplies, rec->reason, rec->disagree[0] ? "; disagreement: " : "", rec->disagree);
     fprintf(out, "Summary:\n");
     for (int k = 0; k < 2; k++) {
         int e = k == 0 ? rec->p1 : 1 - rec->p1;

@@ -38,8 +38,8 @@ extern const char *const term_names[TERM_COUNT];
 
 typedef struct Player {
     EngineProc proc;
-    int ready;        /* handshake done, options sent */
-    int has_variant;  /* listed UCI_Variant among its options */
+    int ready;                    /* handshake done, options sent */
+    int has_variant;              /* listed UCI_Variant among its options */
     char id_name[MATCH_NAME_MAX]; /* what it calls itself (`id name`) */
 } Player;
 
@@ -52,18 +52,18 @@ typedef struct PlyInfo {
 } PlyInfo;
 
 typedef struct GameRecord {
-    int number;           /* 1-based */
-    int round;            /* pair number, 1-based */
-    int p1;               /* engine index playing p1 */
-    const char *opening;  /* the opening line */
+    int number;          /* 1-based */
+    int round;           /* pair number, 1-based */
+    int p1;              /* engine index playing p1 */
+    const char *opening; /* the opening line */
     char start_fen[FEN_MAX];
     PlyInfo *plies;
     int nplies, cap;
-    int result;           /* RESULT_* (never RESULT_NONE once over) */
-    int term;             /* TERM_* */
+    int result; /* RESULT_* (never RESULT_NONE once over) */
+    int term;   /* TERM_* */
     char reason[256];
-    char disagree[256];   /* "" = both engines agreed */
-    int forfeit;          /* engine index that forfeited, -1 none */
+    char disagree[256]; /* "" = both engines agreed */
+    int forfeit;        /* engine index that forfeited, -1 none */
 } GameRecord;
 
 typedef struct Match {
@@ -80,8 +80,8 @@ typedef struct Match {
     FILE *pgn;
     int tty;
     char date[16];
-    ShardFile results;   /* --results: the games played, for the file */
-    int results_failed;  /* out of memory while keeping them */
+    ShardFile results;  /* --results: the games played, for the file */
+    int results_failed; /* out of memory while keeping them */
 } Match;
 
 typedef struct Worker {

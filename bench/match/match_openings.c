@@ -54,7 +54,7 @@ int match_read_openings(const char *path, const Game *g, const GameOptions *opt,
             continue;
         char why[256];
         int bad = strcmp(s, "startpos") == 0 ? g->init(pos, opt, why, sizeof why)
-                                              : g->from_fen(pos, s, opt, why, sizeof why);
+                                             : g->from_fen(pos, s, opt, why, sizeof why);
         if (bad) {
             snprintf(err, errlen, "%s:%d: not a %s position: %s", path, lineno, g->name, why);
             rc = -1;
@@ -100,13 +100,13 @@ int match_make_openings(const MatchConfig *c, FILE *out, char *err, size_t errle
     Move moves[g->max_moves > 0 ? g->max_moves : 1];
     uint64_t rng = c->seed;
     int made = 0, tries = 0;
-    char (*seen)[FEN_MAX] = calloc((size_t)c->make_openings, FEN_MAX);
+    char(*seen)[FEN_MAX] = calloc((size_t)c->make_openings, FEN_MAX);
     if (!seen) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    fprintf(out, "# %d %s openings, seed %" PRIu64 ", %d random plies\n", c->make_openings,
-            g->name, c->seed, plies);
+    fprintf(out, "# %d %s openings, seed %" PRIu64 ", %d random plies\n", c->make_openings, g->name,
+            c->seed, plies);
     while (made < c->make_openings) {
         if (++tries > 100 * c->make_openings + 1000) {
             snprintf(err, errlen, "only %d distinct openings found", made);

@@ -103,4 +103,3 @@ int player_start(const MatchConfig *c, Player *p, int e, char *err, size_t errle
     p->ready = 1;
     return 0;
 }
-

@@ -119,8 +119,9 @@ static void go_command(const TimeControl *tc, const int64_t clock[2], const int6
 {
     switch (tc->type) {
     case TC_CLOCK:
-        snprintf(buf, len, "go p1time %" PRId64 " p2time %" PRId64 " p1inc %" PRId64
-                 " p2inc %" PRId64, clock[0], clock[1], inc[0], inc[1]);
+        snprintf(buf, len,
+                 "go p1time %" PRId64 " p2time %" PRId64 " p1inc %" PRId64 " p2inc %" PRId64,
+                 clock[0], clock[1], inc[0], inc[1]);
         break;
     case TC_MOVETIME: snprintf(buf, len, "go movetime %" PRId64, tc->movetime_ms); break;
     case TC_DEPTH: snprintf(buf, len, "go depth %d", tc->depth); break;
@@ -186,8 +187,7 @@ static void query_engine(Match *m, Player *p, int e, const char *poscmd, int res
                  answer[0] ? answer : "(no answer)");
     if (note[0]) {
         size_t used = strlen(rec->disagree);
-        snprintf(rec->disagree + used, sizeof rec->disagree - used, "%s%s", used ? "; " : "",
-                 note);
+        snprintf(rec->disagree + used, sizeof rec->disagree - used, "%s%s", used ? "; " : "", note);
     }
 }
 
@@ -269,7 +269,8 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
          * own work before (the position line) and after (the move carries
          * the kernel's stamp of its writing) is not charged to it. */
         int64_t t0 = 0, deadline = 0;
-        int sent = engine_proc_send(&p->proc, poscmd.s) == 0 && engine_proc_send(&p->proc, cmd) == 0;
+        int sent = engine_proc_send(&p->proc, poscmd.s) == 0 &&
+                   engine_proc_send(&p->proc, cmd) == 0;
         if (sent) {
             t0 = engine_now_ms(); /* go is in the engine's pipe */
             deadline = t0 + (info.budget_ms >= 0 ? info.budget_ms + c->margin_ms : c->timeout_ms);
@@ -342,4 +343,3 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
     past_free(&hist);
     free(poscmd.s);
 }
-

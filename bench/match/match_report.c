@@ -14,7 +14,8 @@
 #include "stats.h"
 
 const char *const term_names[TERM_COUNT] = {
-    "rules", "repetition", "move rule", "max plies", "time", "illegal move", "crash", "start failure",
+    "rules", "repetition",   "move rule", "max plies",
+    "time",  "illegal move", "crash",     "start failure",
 };
 
 static void option_list(const MatchOption *o, int n, char *buf, size_t len)
@@ -102,7 +103,8 @@ static void write_pgn(Match *m, const GameRecord *rec)
         const PlyInfo *pl = &rec->plies[i];
         char item[MOVE_STR_MAX + 64], comment[48] = "";
         if (pl->has_score && pl->mate)
-            snprintf(comment, sizeof comment, " {M%d/%d %" PRId64 "ms}", pl->score, pl->depth, pl->ms);
+            snprintf(comment, sizeof comment, " {M%d/%d %" PRId64 "ms}", pl->score, pl->depth,
+                     pl->ms);
         else if (pl->has_score)
             snprintf(comment, sizeof comment, " {%+.2f/%d %" PRId64 "ms}", pl->score / 100.0,
                      pl->depth, pl->ms);
@@ -209,19 +211,17 @@ void game_done(Match *m, const GameRecord *rec)
     char elo[96], sprt[96] = "";
     elo_line(s, elo, sizeof elo);
     if (c->sprt)
-        snprintf(sprt, sizeof sprt, "  LLR %.2f [%.2f, %.2f]", s->llr, s->llr_lower,
-                 s->llr_upper);
+        snprintf(sprt, sizeof sprt, "  LLR %.2f [%.2f, %.2f]", s->llr, s->llr_lower, s->llr_upper);
     int total = c->games;
     if (m->tty)
         fprintf(m->out, "\r\033[K");
     if (!m->tty || rec->forfeit >= 0 || rec->disagree[0]) {
         fprintf(m->out, "game %d/%d: %s - %s %s (%s)%s%s\n", rec->number, total,
-                c->engines[rec->p1].name, c->engines[1 - rec->p1].name,
-                result_text(rec->result), rec->reason, rec->disagree[0] ? "; disagreement: " : "",
-                rec->disagree);
+                c->engines[rec->p1].name, c->engines[1 - rec->p1].name, result_text(rec->result),
+                rec->reason, rec->disagree[0] ? "; disagreement: " : "", rec->disagree);
     }
-    fprintf(m->out, "%d/%d games  %s: +%d =%d -%d  %s%s%s", s->games, total,
-            c->engines[0].name, s->wins, s->draws, s->losses, elo, sprt, m->tty ? "" : "\n");
+    fprintf(m->out, "%d/%d games  %s: +%d =%d -%d  %s%s%s", s->games, total, c->engines[0].name,
+            s->wins, s->draws, s->losses, elo, sprt, m->tty ? "" : "\n");
     fflush(m->out);
 }
 
@@ -247,8 +247,8 @@ void report(Match *m)
     tc_text(match_engine_tc(c, 0), buf, sizeof buf);
     tc_text(match_engine_tc(c, 1), buf2, sizeof buf2);
     if (strcmp(buf, buf2) == 0)
-        fprintf(out, "\n%s vs %s, %s, %s\n", c->engines[0].name, c->engines[1].name,
-                c->game->name, buf);
+        fprintf(out, "\n%s vs %s, %s, %s\n", c->engines[0].name, c->engines[1].name, c->game->name,
+                buf);
     else
         fprintf(out, "\n%s (%s) vs %s (%s), %s\n", c->engines[0].name, buf, c->engines[1].name,
                 buf2, c->game->name);
@@ -291,8 +291,8 @@ void report(Match *m)
     for (int t = 0; t < TERM_COUNT; t++)
         if (m->terms[t])
             fprintf(out, " %s %d,", term_names[t], m->terms[t]);
-    fprintf(out, " disagreements %d; forfeits %s %d, %s %d\n", s->disagreements,
-            c->engines[0].name, s->forfeits[0], c->engines[1].name, s->forfeits[1]);
+    fprintf(out, " disagreements %d; forfeits %s %d, %s %d\n", s->disagreements, c->engines[0].name,
+            s->forfeits[0], c->engines[1].name, s->forfeits[1]);
     if (s->timed_moves > 0)
         fprintf(out,
                 "timing: %d moves, %d over their budget (clock left or movetime), longest "
@@ -300,4 +300,3 @@ void report(Match *m)
                 s->timed_moves, s->late_moves, s->max_over_ms, s->max_move_ms, c->margin_ms);
     fflush(out);
 }
-

@@ -51,8 +51,8 @@ int shard_parse_spec(const char *text, int *k, int *n, char *err, size_t errlen)
         return -1;
     }
     if (a < 1 || a > b) {
-        snprintf(err, errlen, "--shard %lld/%lld: K must be from 1 to N (shards are numbered 1..%lld)",
-                 a, b, b);
+        snprintf(err, errlen,
+                 "--shard %lld/%lld: K must be from 1 to N (shards are numbered 1..%lld)", a, b, b);
         return -1;
     }
     *k = (int)a;
@@ -75,7 +75,9 @@ static void put_clean(FILE *f, const char *s)
 static void put_tc(FILE *f, const char *key, const TimeControl *tc)
 {
     switch (tc->type) {
-    case TC_CLOCK: fprintf(f, "%s clock %" PRId64 " %" PRId64 "\n", key, tc->time_ms, tc->inc_ms); break;
+    case TC_CLOCK:
+        fprintf(f, "%s clock %" PRId64 " %" PRId64 "\n", key, tc->time_ms, tc->inc_ms);
+        break;
     case TC_MOVETIME: fprintf(f, "%s movetime %" PRId64 "\n", key, tc->movetime_ms); break;
     case TC_DEPTH: fprintf(f, "%s depth %d\n", key, tc->depth); break;
     default: fprintf(f, "%s nodes %" PRIu64 "\n", key, tc->nodes); break;
@@ -131,8 +133,8 @@ char *shard_identity(const MatchConfig *c, char *const *openings, int nopenings)
     fprintf(f, "openings %d %016" PRIx64 "\n", nopenings, h);
     if (c->sprt)
         fprintf(f, "sprt %s %.17g %.17g %.17g %.17g\n",
-                c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial", c->elo0,
-                c->elo1, c->alpha, c->beta);
+                c->sprt_model == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial", c->elo0, c->elo1,
+                c->alpha, c->beta);
     else
         fprintf(f, "sprt none\n");
     if (fclose(f) != 0) {
@@ -191,8 +193,8 @@ static void term_word(const char *const *names, int nterm, int t, char *buf, siz
             *p = '-';
 }
 
-int shard_write(const char *path, ShardFile *f, const char *const *term_names, int nterm,
-                char *err, size_t errlen)
+int shard_write(const char *path, ShardFile *f, const char *const *term_names, int nterm, char *err,
+                size_t errlen)
 {
     char *body = NULL;
     size_t blen = 0;
@@ -209,8 +211,8 @@ int shard_write(const char *path, ShardFile *f, const char *const *term_names, i
         const ShardGame *g = &f->game[i];
         char tw[64];
         term_word(term_names, nterm, g->term, tw, sizeof tw);
-        fprintf(m, "game %d %d %s %s %d %d %d%s%s\n", g->number, g->p1, result_word(g->result),
-                tw, g->forfeit, g->disagree, g->nplies, g->moves[0] ? " " : "", g->moves);
+        fprintf(m, "game %d %d %s %s %d %d %d%s%s\n", g->number, g->p1, result_word(g->result), tw,
+                g->forfeit, g->disagree, g->nplies, g->moves[0] ? " " : "", g->moves);
     }
     if (fclose(m) != 0) {
         free(body);
@@ -286,8 +288,10 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 
 static int parse_result(const char *w)
 {
-    return !strcmp(w, "1-0") ? RESULT_P1_WIN : !strcmp(w, "0-1") ? RESULT_P2_WIN
-                                           : !strcmp(w, "1/2-1/2") ? RESULT_DRAW : -1;
+    return !strcmp(w, "1-0")       ? RESULT_P1_WIN
+           : !strcmp(w, "0-1")     ? RESULT_P2_WIN
+           : !strcmp(w, "1/2-1/2") ? RESULT_DRAW
+                                   : -1;
 }
 
 /* One "game ..." line (after "game ") into g; the moves point into line. */
@@ -318,8 +322,13 @@ static int parse_game(char *line, const char *const *term_names, int nterm, Shar
     }
     if (nmoves != v[5])
         return -1;
-    *g = (ShardGame){.number = (int)v[0], .p1 = (int)v[1], .result = r, .term = t,
-                     .forfeit = (int)v[3], .disagree = (int)v[4], .nplies = (int)v[5],
+    *g = (ShardGame){.number = (int)v[0],
+                     .p1 = (int)v[1],
+                     .result = r,
+                     .term = t,
+                     .forfeit = (int)v[3],
+                     .disagree = (int)v[4],
+                     .nplies = (int)v[5],
                      .moves = moves ? moves : ""};
     return 0;
 }
@@ -331,8 +340,8 @@ static int ident_games(const char *ident)
     return p ? atoi(p + 7) : 0;
 }
 
-int shard_read(const char *path, ShardFile *f, const char *const *term_names, int nterm,
-               char *err, size_t errlen)
+int shard_read(const char *path, ShardFile *f, const char *const *term_names, int nterm, char *err,
+               size_t errlen)
 {
     memset(f, 0, sizeof *f);
     size_t len;
@@ -362,7 +371,8 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
     int nend = -1;
     uint64_t sum = 0;
     char tail;
-    if (!last || sscanf(last + 1, "end %d %" SCNx64 "%c", &nend, &sum, &tail) != 3 || tail != '\n') {
+    if (!last || sscanf(last + 1, "end %d %" SCNx64 "%c", &nend, &sum, &tail) != 3 ||
+        tail != '\n') {
         snprintf(err, errlen, "%s: truncated (the last line is no end line)", path);
         goto out;
     }
@@ -389,7 +399,8 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
         goto out;
     }
     uint64_t mh = 0;
-    if (sscanf(match + 1, "atch %" SCNx64, &mh) != 1 || mh != fnv(FNV0, f->ident, strlen(f->ident))) {
+    if (sscanf(match + 1, "atch %" SCNx64, &mh) != 1 ||
+        mh != fnv(FNV0, f->ident, strlen(f->ident))) {
         snprintf(err, errlen, "%s: the match line does not fit the identity lines", path);
         goto out;
     }

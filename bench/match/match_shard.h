@@ -42,15 +42,15 @@ typedef struct ShardGame {
     int forfeit;  /* engine that lost by fault, -1 none */
     int disagree; /* an engine's query answer differed */
     int nplies;
-    char *moves;  /* malloc'd: the moves, blank-separated */
+    char *moves; /* malloc'd: the moves, blank-separated */
 } ShardGame;
 
 /* A results file in memory. */
 typedef struct ShardFile {
-    char *path;     /* malloc'd copy */
-    char *ident;    /* the identity lines, each ending in '\n' (malloc'd) */
-    int k, n;       /* shard k of n */
-    int games;      /* games of the whole match */
+    char *path;  /* malloc'd copy */
+    char *ident; /* the identity lines, each ending in '\n' (malloc'd) */
+    int k, n;    /* shard k of n */
+    int games;   /* games of the whole match */
     ShardGame *game;
     int ngames, cap;
 } ShardFile;
@@ -70,8 +70,8 @@ void shard_free(ShardFile *f);
  * path: first to path.tmp.PID, then renamed over path.  term_names[nterm]
  * spell the terminations.  Returns 0, or -1 with a message (and no file).
  */
-int shard_write(const char *path, ShardFile *f, const char *const *term_names, int nterm,
-                char *err, size_t errlen);
+int shard_write(const char *path, ShardFile *f, const char *const *term_names, int nterm, char *err,
+                size_t errlen);
 
 /*
  * Reads and checks one results file: its version, the checksum and the
@@ -79,8 +79,8 @@ int shard_write(const char *path, ShardFile *f, const char *const *term_names, i
  * game belongs to its shard and appears once.  Returns 0, or -1 with a
  * message naming the file (f is then empty).
  */
-int shard_read(const char *path, ShardFile *f, const char *const *term_names, int nterm,
-               char *err, size_t errlen);
+int shard_read(const char *path, ShardFile *f, const char *const *term_names, int nterm, char *err,
+               size_t errlen);
 
 /*
  * Checks that files[0..n) are the shards of one match, each pair present

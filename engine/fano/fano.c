@@ -66,7 +66,10 @@ static void tables_init(void)
     z_side = rng_next(&s);
 }
 
-void fano_tables(void) { pthread_once(&tables_once, tables_init); }
+void fano_tables(void)
+{
+    pthread_once(&tables_once, tables_init);
+}
 
 int fano_lost_line(const FanoPos *p)
 {
@@ -84,9 +87,18 @@ static inline Move enc(int from, int to, int shape)
 {
     return (Move)(to | ((from + 1) << 3) | (shape << 6) | 0x80);
 }
-static inline int mv_to(Move m) { return (int)(m & 7); }
-static inline int mv_from(Move m) { return (int)((m >> 3) & 7) - 1; }
-static inline int mv_shape(Move m) { return (int)((m >> 6) & 1); }
+static inline int mv_to(Move m)
+{
+    return (int)(m & 7);
+}
+static inline int mv_from(Move m)
+{
+    return (int)((m >> 3) & 7) - 1;
+}
+static inline int mv_shape(Move m)
+{
+    return (int)((m >> 6) & 1);
+}
 
 /* Can a piece of kind k (0..3) go onto point q? */
 static inline int can_land(const FanoPos *p, int q, int k)
@@ -184,7 +196,10 @@ static void fano_unmake(void *vp, Move m, const void *vu)
     p->key = ((const Undo *)vu)->key;
 }
 
-static int fano_stm(const void *vp) { return ((const FanoPos *)vp)->stm; }
+static int fano_stm(const void *vp)
+{
+    return ((const FanoPos *)vp)->stm;
+}
 
 int fano_result(const void *vp)
 {
@@ -211,8 +226,14 @@ Key fano_key_compute(const FanoPos *p)
     return k;
 }
 
-static Key fano_key(const void *vp) { return ((const FanoPos *)vp)->key; }
-static Key fano_key_scratch(const void *vp) { return fano_key_compute(vp); }
+static Key fano_key(const void *vp)
+{
+    return ((const FanoPos *)vp)->key;
+}
+static Key fano_key_scratch(const void *vp)
+{
+    return fano_key_compute(vp);
+}
 
 static int fano_init(void *vp, const GameOptions *opt, char *err, size_t errlen)
 {
@@ -260,8 +281,10 @@ static int fano_from_fen(void *vp, const char *fen, const GameOptions *opt, char
             while (*c && *c != '/' && !isspace((unsigned char)*c)) {
                 int k = kind_of_char(*c);
                 if (k < 0) {
-                    snprintf(err, errlen, "fano fen: bad character '%c' at point %d "
-                                          "(want C T c t or .)", *c, i + 1);
+                    snprintf(err, errlen,
+                             "fano fen: bad character '%c' at point %d "
+                             "(want C T c t or .)",
+                             *c, i + 1);
                     return -1;
                 }
                 if (h == 2) {
@@ -291,8 +314,10 @@ static int fano_from_fen(void *vp, const char *fen, const GameOptions *opt, char
         }
         if (i < 6) {
             if (*c != '/') {
-                snprintf(err, errlen, "fano fen: want 7 points separated by '/' "
-                                      "(problem after point %d)", i + 1);
+                snprintf(err, errlen,
+                         "fano fen: want 7 points separated by '/' "
+                         "(problem after point %d)",
+                         i + 1);
                 return -1;
             }
             c++;
@@ -457,12 +482,12 @@ static inline void masks_after(const FanoPos *p, Move m, const uint8_t km[4], ui
     } else {
         int lo = p->lo[from], hi = p->hi[from];
         k = (hi ? hi : lo) - 1;
-        out[k] &= (uint8_t)~(1u << from);
+        out[k] &= (uint8_t) ~(1u << from);
         if (hi) /* uncovers the bottom piece */
             out[lo - 1] |= (uint8_t)(1u << from);
     }
     if (p->lo[to]) /* covers it */
-        out[p->lo[to] - 1] &= (uint8_t)~(1u << to);
+        out[p->lo[to] - 1] &= (uint8_t) ~(1u << to);
     out[k] |= (uint8_t)(1u << to);
 }
 

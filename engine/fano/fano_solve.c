@@ -45,12 +45,12 @@
 static int8_t code_of[5][5];
 static uint8_t code_lo[NCODE], code_hi[NCODE];
 static int8_t nxt_used[NUSED][NCODE];
-static uint8_t code_add[NCODE]; /* the code's kinds as base-3 digits */
+static uint8_t code_add[NCODE];                      /* the code's kinds as base-3 digits */
 static uint8_t code_white[NCODE], code_black[NCODE]; /* pieces of each colour */
 static uint32_t g_cnt[8][NUSED];
 static uint32_t pre_rank[7][NUSED][NCODE];
 
-static int16_t *val;      /* per state, see above */
+static int16_t *val; /* per state, see above */
 /* During the build an unresolved state holds UNRESOLVED + its number of
  * moves not yet known to lose (distances stay far below it). */
 #define UNRESOLVED 0x2000
@@ -239,7 +239,7 @@ static int pos_consistent(const FanoPos *p)
 /* Phase 1 walks the boards in rank order. */
 typedef struct Walk {
     FanoPos p;
-    uint32_t board;      /* rank of the board being visited */
+    uint32_t board; /* rank of the board being visited */
     uint32_t tail;
     uint64_t *queue;
 } Walk;

@@ -92,7 +92,7 @@ __attribute__((always_inline)) static inline CapSrc cap_src(const MoPos *p, cons
  * cells). */
 __attribute__((always_inline)) static inline __m256i capture_halves(const CapSrc *cs, int d, int k)
 {
-    const __m256i own = d == 0 || d == 1 || d == 7 ? cs->east
+    const __m256i own = d == 0 || d == 1 || d == 7   ? cs->east
                         : d == 3 || d == 4 || d == 5 ? cs->west
                                                      : cs->bw;
     return shift_halves(_mm256_and_si256(cs->wb, shift_halves(own, k)), k);
@@ -135,7 +135,8 @@ __attribute__((always_inline)) static inline __m256i shift256(__m256i x, int k)
                                _mm256_permute4x64_epi64(_mm256_slli_epi64(x, 64 - k), 0xF9));
     /* lane i takes the low bits of lane i - 1, lane 0 nothing */
     __m256i up = _mm256_permute4x64_epi64(_mm256_srli_epi64(x, 64 + k), 0x90);
-    return _mm256_or_si256(_mm256_slli_epi64(x, -k), _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
+    return _mm256_or_si256(_mm256_slli_epi64(x, -k),
+                           _mm256_blend_epi32(up, _mm256_setzero_si256(), 0x03));
 }
 
 /* The three words of b, the fourth lane 0. */
@@ -162,7 +163,8 @@ typedef struct CapSrc13 {
 
 __attribute__((always_inline)) static inline CapSrc13 cap_src13(const MoTables *t, __m256i own)
 {
-    CapSrc13 cs = {own, _mm256_and_si256(own, _mm256_loadu_si256((const __m256i *)t->cap_from[4].w)),
+    CapSrc13 cs = {own,
+                   _mm256_and_si256(own, _mm256_loadu_si256((const __m256i *)t->cap_from[4].w)),
                    _mm256_and_si256(own, _mm256_loadu_si256((const __m256i *)t->cap_from[0].w))};
     return cs;
 }
@@ -173,7 +175,7 @@ __attribute__((always_inline)) static inline CapSrc13 cap_src13(const MoTables *
 __attribute__((always_inline)) static inline __m256i capture_dir13(const CapSrc13 *own, __m256i opp,
                                                                    int d, int k)
 {
-    const __m256i o = d == 0 || d == 1 || d == 7 ? own->east
+    const __m256i o = d == 0 || d == 1 || d == 7   ? own->east
                       : d == 3 || d == 4 || d == 5 ? own->west
                                                    : own->all;
     return _mm256_and_si256(shift256(opp, k), shift256(o, 2 * k));
@@ -201,9 +203,8 @@ __attribute__((always_inline)) static inline void capture_classes_13_regs(const 
         w1 = _mm256_or_si256(w1, cw);
     }
     /* the free cells but the Throne, in registers (see above) */
-    __m256i free_cells =
-        _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(bl, wh), m256_of(&t->throne)),
-                            m256_of(&t->board));
+    __m256i free_cells = _mm256_andnot_si256(
+        _mm256_or_si256(_mm256_or_si256(bl, wh), m256_of(&t->throne)), m256_of(&t->board));
     c1[0] = _mm256_and_si256(b1, free_cells);
     c2[0] = _mm256_and_si256(b2, free_cells);
     c1[1] = _mm256_and_si256(w1, free_cells);
@@ -320,9 +321,9 @@ static inline int mo_noisy_recall(const MoNoisyNote *q, const MoPos *p)
 #ifdef __AVX2__
     __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)q->head),
                                  _mm256_loadu_si256((const __m256i *)p));
-    __m256i b =
-        _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(q->head + 32)),
-                         _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
+    __m256i b = _mm256_xor_si256(
+        _mm256_loadu_si256((const __m256i *)(q->head + 32)),
+        _mm256_loadu_si256((const __m256i *)((const unsigned char *)p + 32)));
     if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_or_si256(a, b)))
         return MO_NOTE_NONE;
 #else

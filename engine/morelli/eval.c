@@ -20,22 +20,27 @@
 #include "captures.h"
 
 int morelli_weights[MW_COUNT] = {
-    [MW_THRONE] = 120,     [MW_THRONE_LATE] = 380, [MW_STONE] = 22,
-    [MW_MOBILITY] = 1,     [MW_RESERVE] = 2,       [MW_INNER] = 3,
-    [MW_FRAME_NOW] = 260,  [MW_FRAME_THREAT] = 140, [MW_FRAME3] = 25,
-    [MW_FRAME2] = 6,       [MW_CAPTURE_NOW] = 30,  [MW_CAPTURE_THREAT] = 12,
+    [MW_THRONE] = 120, [MW_THRONE_LATE] = 380, [MW_STONE] = 22,       [MW_MOBILITY] = 1,
+    [MW_RESERVE] = 2,  [MW_INNER] = 3,         [MW_FRAME_NOW] = 260,  [MW_FRAME_THREAT] = 140,
+    [MW_FRAME3] = 25,  [MW_FRAME2] = 6,        [MW_CAPTURE_NOW] = 30, [MW_CAPTURE_THREAT] = 12,
     [MW_TEMPO] = 8,
 };
 
 /* The names of the weights (the MoWeight names without MW_, lower case),
  * for the tuner (tools/eval_tune.c). */
 static const char *const morelli_weight_names[MW_COUNT] = {
-    [MW_THRONE] = "throne",           [MW_THRONE_LATE] = "throne_late",
-    [MW_STONE] = "stone",             [MW_MOBILITY] = "mobility",
-    [MW_RESERVE] = "reserve",         [MW_INNER] = "inner",
-    [MW_FRAME_NOW] = "frame_now",     [MW_FRAME_THREAT] = "frame_threat",
-    [MW_FRAME3] = "frame3",           [MW_FRAME2] = "frame2",
-    [MW_CAPTURE_NOW] = "capture_now", [MW_CAPTURE_THREAT] = "capture_threat",
+    [MW_THRONE] = "throne",
+    [MW_THRONE_LATE] = "throne_late",
+    [MW_STONE] = "stone",
+    [MW_MOBILITY] = "mobility",
+    [MW_RESERVE] = "reserve",
+    [MW_INNER] = "inner",
+    [MW_FRAME_NOW] = "frame_now",
+    [MW_FRAME_THREAT] = "frame_threat",
+    [MW_FRAME3] = "frame3",
+    [MW_FRAME2] = "frame2",
+    [MW_CAPTURE_NOW] = "capture_now",
+    [MW_CAPTURE_THREAT] = "capture_threat",
     [MW_TEMPO] = "tempo",
 };
 
@@ -167,8 +172,8 @@ __attribute__((always_inline)) static inline int eval_score(const MoPos *p, cons
     /* a frame's empty corner that a stone reaches: enthroning now, or
      * the opponent's threat (a gap needs an orbit with 3 of the side's
      * stones, counted by make) */
-    int frame_now =
-        p->throne != s + 1 && p->c.f3[s] && reaches_any(p, t, s, morelli_frame_gaps(p, s));
+    int frame_now = p->throne != s + 1 && p->c.f3[s] &&
+                    reaches_any(p, t, s, morelli_frame_gaps(p, s));
     int frame_threat = !frame_now && p->throne != o + 1 && p->c.f3[o] &&
                        reaches_any(p, t, o, morelli_frame_gaps(p, o));
     /* no reached capture cell and no reached frame gap: the side to move
@@ -235,19 +240,19 @@ __attribute__((always_inline)) static inline int eval_small(const MoPos *p, cons
     } else {
         __m256i m2 = s ? _mm256_permute4x64_epi64(c2, 0x4E) : c2;
         __m128i me2 = _mm256_castsi256_si128(m2), op2 = _mm256_extracti128_si256(m2, 1);
-        mb = best_capture(p, t, s,
-                          (Bits){{(uint64_t)_mm_cvtsi128_si64(me1),
-                                  (uint64_t)_mm_extract_epi64(me1, 1), 0}},
-                          (Bits){{(uint64_t)_mm_cvtsi128_si64(me2),
-                                  (uint64_t)_mm_extract_epi64(me2, 1), 0}});
-        ob = best_capture(p, t, o,
-                          (Bits){{(uint64_t)_mm_cvtsi128_si64(op1),
-                                  (uint64_t)_mm_extract_epi64(op1, 1), 0}},
-                          (Bits){{(uint64_t)_mm_cvtsi128_si64(op2),
-                                  (uint64_t)_mm_extract_epi64(op2, 1), 0}});
+        mb = best_capture(
+            p, t, s,
+            (Bits){{(uint64_t)_mm_cvtsi128_si64(me1), (uint64_t)_mm_extract_epi64(me1, 1), 0}},
+            (Bits){{(uint64_t)_mm_cvtsi128_si64(me2), (uint64_t)_mm_extract_epi64(me2, 1), 0}});
+        ob = best_capture(
+            p, t, o,
+            (Bits){{(uint64_t)_mm_cvtsi128_si64(op1), (uint64_t)_mm_extract_epi64(op1, 1), 0}},
+            (Bits){{(uint64_t)_mm_cvtsi128_si64(op2), (uint64_t)_mm_extract_epi64(op2, 1), 0}});
     }
-    const int ms = __builtin_popcountll(p->stones[s].w[0]) + __builtin_popcountll(p->stones[s].w[1]);
-    const int os = __builtin_popcountll(p->stones[o].w[0]) + __builtin_popcountll(p->stones[o].w[1]);
+    const int ms = __builtin_popcountll(p->stones[s].w[0]) +
+                   __builtin_popcountll(p->stones[s].w[1]);
+    const int os = __builtin_popcountll(p->stones[o].w[0]) +
+                   __builtin_popcountll(p->stones[o].w[1]);
     int quiet;
     int score = eval_score(p, t, ms, os, mb, ob, &quiet);
     mo_noisy_note_vec(note, p, _mm256_zextsi128_si256(me1), quiet);
@@ -274,10 +279,8 @@ __attribute__((noinline)) static int eval_13(const MoPos *p, MoNoisyNote *note)
         uint64_t me2[4], op2[4];
         _mm256_storeu_si256((__m256i *)me2, c2[s]);
         _mm256_storeu_si256((__m256i *)op2, c2[o]);
-        mb = best_capture(p, t, s, (Bits){{me[0], me[1], me[2]}},
-                          (Bits){{me2[0], me2[1], me2[2]}});
-        ob = best_capture(p, t, o, (Bits){{op[0], op[1], op[2]}},
-                          (Bits){{op2[0], op2[1], op2[2]}});
+        mb = best_capture(p, t, s, (Bits){{me[0], me[1], me[2]}}, (Bits){{me2[0], me2[1], me2[2]}});
+        ob = best_capture(p, t, o, (Bits){{op[0], op[1], op[2]}}, (Bits){{op2[0], op2[1], op2[2]}});
     }
     int quiet;
     int score = eval_score(p, t, bits_count(&p->stones[s]), bits_count(&p->stones[o]), mb, ob,

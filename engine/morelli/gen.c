@@ -210,8 +210,7 @@ __attribute__((noinline)) static Bits capture_cells_9(const MoPos *p, int s, Bit
     return capture_cells_small(p, 9, s, by_dir);
 }
 
-__attribute__((noinline)) static Bits capture_cells_11(const MoPos *p, int s,
-                                                       Bits by_dir[MO_DIRS])
+__attribute__((noinline)) static Bits capture_cells_11(const MoPos *p, int s, Bits by_dir[MO_DIRS])
 {
     return capture_cells_small(p, 11, s, by_dir);
 }
@@ -334,8 +333,9 @@ static inline Bits reach_lines(const MoPos *p, const MoTables *t, int sz, int fr
          * ones (morelli_lray: their rows of ray) */
         const unsigned char *pa = ray + lray[l][q + up - 1], *pb = ray + lray[l][lo + 1];
 #ifdef __AVX2__
-        __m256i ra = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)(pa + ax * sizeof(Bits))),
-                                         _mm256_loadu_si256((const __m256i *)t->land[from][ax].w));
+        __m256i ra = _mm256_andnot_si256(
+            _mm256_loadu_si256((const __m256i *)(pa + ax * sizeof(Bits))),
+            _mm256_loadu_si256((const __m256i *)t->land[from][ax].w));
         __m256i rb = _mm256_andnot_si256(
             _mm256_loadu_si256((const __m256i *)(pb + (ax + 4) * sizeof(Bits))),
             _mm256_loadu_si256((const __m256i *)t->land[from][ax + 4].w));
@@ -501,8 +501,9 @@ int morelli_gen_quiet(const MoPos *p, Move *moves)
         return gen_placements(p, moves);
     if (p->ruleset == RULESET_CLASSIC)
         return gen_slides(p, moves, 1);
-    return p->n == 9 ? gen_quiet_9(p, moves) : p->n == 11 ? gen_quiet_11(p, moves)
-                                                           : gen_quiet_13(p, moves);
+    return p->n == 9    ? gen_quiet_9(p, moves)
+           : p->n == 11 ? gen_quiet_11(p, moves)
+                        : gen_quiet_13(p, moves);
 }
 
 /*

@@ -107,8 +107,8 @@ static inline int frame_possible(const MoPos *p, const MoTables *t, int to, unsi
 
 #ifdef __BMI2__
 /* bit j of a pext result (the order above) -> its direction's bit */
-#define CAPW_DIR(x)                                                                          \
-    ((((x)&7u) << 5) | (((x)&8u) << 1) | (((x) >> 4) & 1u) | (((x) >> 5 & 1u) << 3) |      \
+#define CAPW_DIR(x)                                                                   \
+    ((((x)&7u) << 5) | (((x)&8u) << 1) | (((x) >> 4) & 1u) | (((x) >> 5 & 1u) << 3) | \
      (((x) >> 6 & 1u) << 2) | (((x) >> 7 & 1u) << 1))
 #define CAPW4(x) CAPW_DIR(x), CAPW_DIR((x) + 1), CAPW_DIR((x) + 2), CAPW_DIR((x) + 3)
 #define CAPW16(x) CAPW4(x), CAPW4((x) + 4), CAPW4((x) + 8), CAPW4((x) + 12)
@@ -121,8 +121,8 @@ const uint8_t mo_capw_dirs[256] = {CAPW64(0u), CAPW64(64u), CAPW64(128u), CAPW64
  * capture cell or a frame gap, see morelli_gen_noisy) from the stones of
  * `from`, in index order; the count. */
 __attribute__((always_inline)) static inline int noisy_target(const MoPos *p, const MoTables *t,
-                                                              int s, int to, unsigned all,
-                                                              int gap, Bits from, Move *moves)
+                                                              int s, int to, unsigned all, int gap,
+                                                              Bits from, Move *moves)
 {
     /* a capture here completes a frame for no mover unless it does with
      * every stone of the side kept (the mover's leaving aside): looked at
@@ -195,13 +195,13 @@ __attribute__((noinline)) static int gen_noisy_9(const MoPos *p, Move *moves,
 }
 
 __attribute__((noinline)) static int gen_noisy_11(const MoPos *p, Move *moves,
-                                                 const MoNoisyNote *note)
+                                                  const MoNoisyNote *note)
 {
     return gen_noisy_n(p, moves, note, 11);
 }
 
 __attribute__((noinline)) static int gen_noisy_13(const MoPos *p, Move *moves,
-                                                 const MoNoisyNote *note)
+                                                  const MoNoisyNote *note)
 {
     return gen_noisy_n(p, moves, note, 13);
 }
@@ -215,7 +215,7 @@ int morelli_gen_noisy(const MoPos *p, Move *moves, const MoNoisyNote *note)
         return 0;
     if (state != MO_NOTE_CELLS)
         note = NULL;
-    return p->n == 9 ? gen_noisy_9(p, moves, note)
+    return p->n == 9    ? gen_noisy_9(p, moves, note)
            : p->n == 11 ? gen_noisy_11(p, moves, note)
                         : gen_noisy_13(p, moves, note);
 }

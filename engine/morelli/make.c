@@ -74,8 +74,8 @@ Key mo_key_after(const MoPos *p, Move m)
  * than x's, changes by 0 (land_before: the sentinel's are 0, and such a
  * stone has no landing up to x or beyond, the bands being convex along a
  * line). */
-__attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t,
-                                                          int x, int sign, int mob[2])
+__attribute__((always_inline)) static inline int mob_cell(const MoPos *p, const MoTables *t, int x,
+                                                          int sign, int mob[2])
 {
     /* the rows of land_before by byte offset (lbo), the indices unsigned:
      * fewer instructions for the addresses than cells and signed steps;
@@ -115,8 +115,8 @@ static inline unsigned orb_unit(int s)
  * .f2 as one word, see morelli_frame_val) follow it.  Adding the new
  * orbit's counts before taking out the old ones keeps every byte of fw
  * within 0 .. 255, so the bytes never carry into each other. */
-__attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const MoTables *t,
-                                                                 int x, unsigned add, uint32_t fw)
+__attribute__((always_inline)) static inline uint32_t orb_change(MoPos *p, const MoTables *t, int x,
+                                                                 unsigned add, uint32_t fw)
 {
     uint8_t *o = &p->orb[t->orbit_id[x]];
     unsigned v = *o, nv = (v + add) & 0xFFu;
@@ -200,7 +200,7 @@ __attribute__((always_inline)) static inline void make_placement(MoPos *p, const
         p->orb[t->orbit_id[o]] += orb_unit(s ^ 1);
         p->count++;
         if (counts) {
-            p->white[o] = (int8_t)-(s ^ 1);
+            p->white[o] = (int8_t) - (s ^ 1);
             p->c.mob[s ^ 1] = (int16_t)(p->c.mob[s ^ 1] + mo_landings(p, t, o));
             p->c.bsum[s ^ 1] = (int16_t)(p->c.bsum[s ^ 1] + t->band[o]);
         }
@@ -248,7 +248,7 @@ __attribute__((always_inline)) static inline void make_move(MoPos *p, Move m, Mo
         /* from the outer band (most slides early on) no stone is farther
          * out: only the stone's own landings change */
         int left = t->band[from] == t->outer_band ? mo_landings(p, t, from)
-                                                 : mob_cell(p, t, from, 1, mob);
+                                                  : mob_cell(p, t, from, 1, mob);
         mine += mob_cell(p, t, to, -1, mob) - left;
     }
     mo_line_flip(p, t, to);
@@ -307,10 +307,10 @@ __attribute__((always_inline)) static inline void make_move(MoPos *p, Move m, Mo
 /* One copy of make for each use and board size (counts and sz constants:
  * the tables' addresses are constants), reached through a table by the
  * position's size. */
-#define MAKE_COPY(name, counts, sz)                                                             \
-    __attribute__((noinline)) static void name(MoPos *p, Move m, MoUndo *u)                     \
-    {                                                                                           \
-        make_move(p, m, u, counts, sz);                                                         \
+#define MAKE_COPY(name, counts, sz)                                         \
+    __attribute__((noinline)) static void name(MoPos *p, Move m, MoUndo *u) \
+    {                                                                       \
+        make_move(p, m, u, counts, sz);                                     \
     }
 MAKE_COPY(make_9, 1, 0)
 MAKE_COPY(make_11, 1, 1)
@@ -335,15 +335,9 @@ __attribute__((always_inline)) static inline void pos_restore(MoPos *p, const Mo
                                                               const int white)
 {
     switch (p->sz) {
-    case 0:
-        pos_parts_copy(p, &u->pos, 0, white);
-        break;
-    case 1:
-        pos_parts_copy(p, &u->pos, 1, white);
-        break;
-    default:
-        pos_parts_copy(p, &u->pos, 2, white);
-        break;
+    case 0: pos_parts_copy(p, &u->pos, 0, white); break;
+    case 1: pos_parts_copy(p, &u->pos, 1, white); break;
+    default: pos_parts_copy(p, &u->pos, 2, white); break;
     }
 }
 
@@ -381,11 +375,8 @@ __attribute__((always_inline)) static inline uint64_t perft_leaves(MoPos *p, con
 uint64_t mo_perft_leaves(MoPos *p, const Move *moves, int n)
 {
     switch (p->sz) {
-    case 0:
-        return perft_leaves(p, moves, n, 0);
-    case 1:
-        return perft_leaves(p, moves, n, 1);
-    default:
-        return perft_leaves(p, moves, n, 2);
+    case 0: return perft_leaves(p, moves, n, 0);
+    case 1: return perft_leaves(p, moves, n, 1);
+    default: return perft_leaves(p, moves, n, 2);
     }
 }

@@ -319,8 +319,7 @@ static void mo_print(const void *pos, FILE *out, int ansi)
                 ch = p->throne == 1 ? 'B' : 'W', stone = p->throne;
             if (ansi) {
                 const char *fg = stone == 1 ? "\033[1;30m" : stone == 2 ? "\033[1;97m" : "";
-                fprintf(out, "\033[48;5;%dm%s %c \033[0m", band_colour[b], fg,
-                        stone ? ch : ' ');
+                fprintf(out, "\033[48;5;%dm%s %c \033[0m", band_colour[b], fg, stone ? ch : ' ');
             } else {
                 fprintf(out, " %c", ch);
             }
@@ -335,7 +334,9 @@ static void mo_print(const void *pos, FILE *out, int ansi)
         fprintf(out, "bands: r o y g u i v (red .. violet Throne); b/w stones, B/W king\n");
     fprintf(out, "%s to move%s; Throne: %s\n", p->stm == SIDE_P1 ? "Black" : "White",
             mo_placing(p) ? (p->pairs ? " (placing pairs)" : " (placing)") : "",
-            p->throne == 1 ? "Black king" : p->throne == 2 ? "White king" : "empty");
+            p->throne == 1   ? "Black king"
+            : p->throne == 2 ? "White king"
+                             : "empty");
 }
 
 
@@ -367,7 +368,8 @@ static const int64_t board_sizes[] = {9, 11, 13, OPTION_ONLY_END};
 static const Option mo_options[] = {
     {"Ruleset", OPTION_COMBO, RULESET_STANDARD, 0, 0, ruleset_names, NULL,
      offsetof(MorelliOptions, ruleset)},
-    {"Setup", OPTION_COMBO, SETUP_ADJACENT, 0, 0, setup_names, NULL, offsetof(MorelliOptions, setup)},
+    {"Setup", OPTION_COMBO, SETUP_ADJACENT, 0, 0, setup_names, NULL,
+     offsetof(MorelliOptions, setup)},
     {"SetupSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, offsetof(MorelliOptions, setup_seed)},
     {"BoardSize", OPTION_SPIN, 13, 9, 13, NULL, board_sizes, offsetof(MorelliOptions, board_size)},
 };

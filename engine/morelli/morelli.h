@@ -57,9 +57,9 @@ typedef struct MoTables {
      * placements) can end with: the bands filled from band 1 outwards,
      * 8b cells on band b (64, 88, 112 on 9x9, 11x11, 13x13) */
     int least_bsum;
-    int delta[MO_DIRS];          /* index step of each direction */
-    uint8_t band[MO_CELLS + 1];  /* band[MO_SENT] = 0 */
-    uint8_t opposite[MO_CELLS];  /* point reflection through the Throne */
+    int delta[MO_DIRS];         /* index step of each direction */
+    uint8_t band[MO_CELLS + 1]; /* band[MO_SENT] = 0 */
+    uint8_t opposite[MO_CELLS]; /* point reflection through the Throne */
     int16_t cap[MO_CELLS][MO_DIRS];
     Bits ray[MO_CELLS][MO_DIRS];
     /* ray[c][d] cut after its last cell of a band below c's (the part
@@ -77,16 +77,16 @@ typedef struct MoTables {
     Bits inner[8];
     Bits band_mask[8];
     Bits orbit[MO_CELLS];
-    Bits capnbr[MO_CELLS];       /* the cells cap[c][d] >= 0 (capturable neighbours) */
-    Bits capby[MO_CELLS];        /* the cells c with s among capnbr[c] */
-    Bits board;                  /* all cells of the board */
-    Bits ring_mask;              /* the outer ring */
-    Bits throne;                 /* the centre cell alone */
-    uint8_t rot[MO_CELLS];       /* the cell a quarter turn on: (x,y) -> (-y,x) */
-    Bits cap_from[MO_DIRS];      /* the cells c with cap[c][d] >= 0 */
-    Bits frame_band;             /* bands 1 .. outer-1: the cells of frames */
-    int norbits;                 /* orbits of the inner bands 1 .. outer-1 */
-    uint8_t orbit_cell[42];      /* one cell (the lowest index) of each */
+    Bits capnbr[MO_CELLS];  /* the cells cap[c][d] >= 0 (capturable neighbours) */
+    Bits capby[MO_CELLS];   /* the cells c with s among capnbr[c] */
+    Bits board;             /* all cells of the board */
+    Bits ring_mask;         /* the outer ring */
+    Bits throne;            /* the centre cell alone */
+    uint8_t rot[MO_CELLS];  /* the cell a quarter turn on: (x,y) -> (-y,x) */
+    Bits cap_from[MO_DIRS]; /* the cells c with cap[c][d] >= 0 */
+    Bits frame_band;        /* bands 1 .. outer-1: the cells of frames */
+    int norbits;            /* orbits of the inner bands 1 .. outer-1 */
+    uint8_t orbit_cell[42]; /* one cell (the lowest index) of each */
     /* orbit_id[c]: the byte of MoPos.orb that counts the stones of c's
      * orbit: 0 .. norbits-1 for the frame bands (orbit_cell's order), the
      * outer ring's orbits after them (the Throne, never a stone's cell,
@@ -177,18 +177,18 @@ static inline void mo_frames_set(MoCounts *c, uint32_t fw)
 typedef struct MoPos {
     Bits stones[2];
     Key key;
-    uint8_t n;       /* board size */
-    uint8_t sz;      /* index of the tables: 0 = 9, 1 = 11, 2 = 13 */
-    uint8_t stm;     /* SIDE_P1 (Black) or SIDE_P2 (White) */
-    uint8_t throne;  /* 0, 1 + side of the king on the Throne */
-    uint8_t ruleset; /* RULESET_STANDARD or RULESET_CLASSIC */
-    uint8_t pairs;   /* placement phase by pairs (1) or single stones (0) */
-    uint8_t count;   /* stones on the board */
-    uint8_t ring;    /* cells of the outer ring: 4 (N - 1) */
-    MoCounts c;      /* kept by make, restored by unmake as one copy */
-    uint8_t spare[4]; /* always 0 */
-    uint16_t lm[MO_LINES]; /* occupied cells by line (0 past the board's lines) */
-    uint8_t orb[48];       /* stones by orbit (see above) */
+    uint8_t n;                  /* board size */
+    uint8_t sz;                 /* index of the tables: 0 = 9, 1 = 11, 2 = 13 */
+    uint8_t stm;                /* SIDE_P1 (Black) or SIDE_P2 (White) */
+    uint8_t throne;             /* 0, 1 + side of the king on the Throne */
+    uint8_t ruleset;            /* RULESET_STANDARD or RULESET_CLASSIC */
+    uint8_t pairs;              /* placement phase by pairs (1) or single stones (0) */
+    uint8_t count;              /* stones on the board */
+    uint8_t ring;               /* cells of the outer ring: 4 (N - 1) */
+    MoCounts c;                 /* kept by make, restored by unmake as one copy */
+    uint8_t spare[4];           /* always 0 */
+    uint16_t lm[MO_LINES];      /* occupied cells by line (0 past the board's lines) */
+    uint8_t orb[48];            /* stones by orbit (see above) */
     int8_t white[MO_CELLS + 7]; /* -1 on White's stones, else 0 */
 } MoPos;
 
@@ -260,8 +260,8 @@ static inline Bits bits_shift(Bits a, int k)
                        (a.w[2] << k) | (a.w[1] >> (64 - k))}};
     if (k < 0) {
         k = -k;
-        return (Bits){{(a.w[0] >> k) | (a.w[1] << (64 - k)),
-                       (a.w[1] >> k) | (a.w[2] << (64 - k)), a.w[2] >> k}};
+        return (Bits){{(a.w[0] >> k) | (a.w[1] << (64 - k)), (a.w[1] >> k) | (a.w[2] << (64 - k)),
+                       a.w[2] >> k}};
     }
     return a;
 }
@@ -429,19 +429,19 @@ int morelli_playout(void *pos, uint64_t *rng, int cap);
 /* eval.c: the weights of the evaluation, in one table (MoWeight names
  * the entries) so that a tuner can change them. */
 enum MoWeight {
-    MW_THRONE,        /* the mover's king on the Throne (minus the other's) */
-    MW_THRONE_LATE,   /* ... added in proportion as the game runs out */
-    MW_STONE,         /* a stone of one's colour */
-    MW_MOBILITY,      /* a legal move (standard count) */
-    MW_RESERVE,       /* a band step still available to a stone */
-    MW_INNER,         /* a band step already made towards the Throne */
-    MW_FRAME_NOW,     /* the mover can complete a frame and enthrone now */
-    MW_FRAME_THREAT,  /* the opponent can complete one next move */
-    MW_FRAME3,        /* an orbit with 3 own stones and an empty corner */
-    MW_FRAME2,        /* an orbit with 2 own stones, the rest empty */
-    MW_CAPTURE_NOW,   /* a stone the mover can capture with one move (best) */
+    MW_THRONE,         /* the mover's king on the Throne (minus the other's) */
+    MW_THRONE_LATE,    /* ... added in proportion as the game runs out */
+    MW_STONE,          /* a stone of one's colour */
+    MW_MOBILITY,       /* a legal move (standard count) */
+    MW_RESERVE,        /* a band step still available to a stone */
+    MW_INNER,          /* a band step already made towards the Throne */
+    MW_FRAME_NOW,      /* the mover can complete a frame and enthrone now */
+    MW_FRAME_THREAT,   /* the opponent can complete one next move */
+    MW_FRAME3,         /* an orbit with 3 own stones and an empty corner */
+    MW_FRAME2,         /* an orbit with 2 own stones, the rest empty */
+    MW_CAPTURE_NOW,    /* a stone the mover can capture with one move (best) */
     MW_CAPTURE_THREAT, /* a stone the opponent threatens (best) */
-    MW_TEMPO,         /* having the move */
+    MW_TEMPO,          /* having the move */
     MW_COUNT
 };
 extern int morelli_weights[MW_COUNT];

@@ -29,7 +29,7 @@ static const int band_bg[7] = {129, 54, 27, 34, 226, 208, 196};
 static const int band_fg[7] = {231, 231, 231, 16, 16, 16, 16};
 static const char band_letter[7] = {'v', 'i', 'u', 'g', 'y', 'o', 'r'};
 static const char *const band_name[7] = {"violet Throne", "indigo", "blue", "green",
-                                         "yellow", "orange", "red"};
+                                         "yellow",        "orange", "red"};
 
 enum { MARK_NONE, MARK_TO, MARK_FROM, MARK_CAPTURED, MARK_THRONE };
 static const char mark_left[] = " [*({", mark_right[] = " ]*)}";
@@ -152,7 +152,9 @@ static void print_material(FILE *out, const char *lead, const Board *b, int with
     char centre = b->cell[b->n / 2][b->n / 2];
     fprintf(out, "%sstones: Black %d, White %d; Throne: %s", lead, count[1] - (centre == 'B'),
             count[2] - (centre == 'W'),
-            centre == 'B' ? "Black king" : centre == 'W' ? "White king" : "empty");
+            centre == 'B'   ? "Black king"
+            : centre == 'W' ? "White king"
+                            : "empty");
     if (with_stm && b->stm)
         fprintf(out, "; %s to move", b->stm == 'w' ? "White" : "Black");
     fputc('\n', out);

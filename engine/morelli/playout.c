@@ -655,12 +655,9 @@ static inline __attribute__((always_inline)) Move find_capture_n(const MoPlay *s
 static Move find_capture(const MoPlay *st, const Bits *occ, uint64_t *rng)
 {
     switch (st->t->n) {
-    case 9:
-        return find_capture_n(st, occ, rng, 9);
-    case 11:
-        return find_capture_n(st, occ, rng, 11);
-    default:
-        return find_capture_n(st, occ, rng, 13);
+    case 9: return find_capture_n(st, occ, rng, 9);
+    case 11: return find_capture_n(st, occ, rng, 11);
+    default: return find_capture_n(st, occ, rng, 13);
     }
 }
 

@@ -81,8 +81,7 @@ int mo_init(void *pos, const GameOptions *settings, char *err, size_t errlen)
         }
         break;
     }
-    default: /* free, pairs: an empty board, Black places first */
-        break;
+    default: /* free, pairs: an empty board, Black places first */ break;
     }
     p.stm = SIDE_P1;
     mo_derive(&p);
@@ -90,8 +89,7 @@ int mo_init(void *pos, const GameOptions *settings, char *err, size_t errlen)
     return 0;
 }
 
-int mo_from_fen(void *pos, const char *fen, const GameOptions *settings, char *err,
-                       size_t errlen)
+int mo_from_fen(void *pos, const char *fen, const GameOptions *settings, char *err, size_t errlen)
 {
     morelli_tables_init();
     GameOptions def;
@@ -221,7 +219,8 @@ int mo_from_fen(void *pos, const char *fen, const GameOptions *settings, char *e
                 }
             }
             if (bad) {
-                snprintf(err, errlen, "fen: pairs placement with a stone not facing an adverse one");
+                snprintf(err, errlen,
+                         "fen: pairs placement with a stone not facing an adverse one");
                 return -1;
             }
         }

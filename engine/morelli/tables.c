@@ -68,8 +68,8 @@ static void tables_fill(MoTables *t, int n)
             }
             int f2 = f + 2 * dir_dx[d], r2 = r + 2 * dir_dy[d];
             t->cap[c][d] = (int16_t)((f2 >= 0 && f2 < n && r2 >= 0 && r2 < n)
-                                        ? (r + dir_dy[d]) * n + f + dir_dx[d]
-                                        : -1);
+                                         ? (r + dir_dy[d]) * n + f + dir_dx[d]
+                                         : -1);
             if (t->cap[c][d] >= 0) {
                 bits_set(&t->capnbr[c], t->cap[c][d]);
                 bits_set(&t->capby[t->cap[c][d]], c);

@@ -15,10 +15,9 @@
 
 /* The 16 lines of the plain board, then the 4 diagonals. */
 static const int line_pts[MAX_LINES][3] = {
-    {21, 22, 23}, {18, 19, 20}, {15, 16, 17}, {9, 10, 11}, {12, 13, 14},
-    {6, 7, 8},    {3, 4, 5},    {0, 1, 2},    {0, 9, 21},  {3, 10, 18},
-    {6, 11, 15},  {22, 19, 16}, {7, 4, 1},    {8, 12, 17}, {5, 13, 20},
-    {2, 14, 23},  {0, 3, 6},    {21, 18, 15}, {23, 20, 17}, {2, 5, 8}};
+    {21, 22, 23}, {18, 19, 20}, {15, 16, 17}, {9, 10, 11},  {12, 13, 14}, {6, 7, 8}, {3, 4, 5},
+    {0, 1, 2},    {0, 9, 21},   {3, 10, 18},  {6, 11, 15},  {22, 19, 16}, {7, 4, 1}, {8, 12, 17},
+    {5, 13, 20},  {2, 14, 23},  {0, 3, 6},    {21, 18, 15}, {23, 20, 17}, {2, 5, 8}};
 
 Tables morris_tabs[2];
 Perm morris_to_v, morris_from_v, morris_to_d, morris_from_d;
@@ -77,7 +76,10 @@ static void tables_init(void)
             morris_z_hand[c][h] = rng_next(&s);
 }
 
-void morris_ensure_tables(void) { pthread_once(&tables_once, tables_init); }
+void morris_ensure_tables(void)
+{
+    pthread_once(&tables_once, tables_init);
+}
 
 /* Appends the turn from -> to, with each possible removal when it closes
  * a mill.  *rem is the removable set, computed on first need (~0u = not
@@ -161,7 +163,10 @@ static int morris_gen_noisy(const void *vp, Move *mv, const void *note)
     (void)note;
     return gen_part(vp, mv, 1);
 }
-static int morris_gen_quiet(const void *vp, Move *mv) { return gen_part(vp, mv, 0); }
+static int morris_gen_quiet(const void *vp, Move *mv)
+{
+    return gen_part(vp, mv, 0);
+}
 
 /* Is m, any 32-bit value, a legal turn of p? */
 static int morris_move_legal(const void *vp, Move m)
@@ -297,7 +302,10 @@ static void morris_unmake(void *vp, Move m, const void *vu)
     p->fresh = u->fresh;
 }
 
-static int morris_stm(const void *vp) { return ((const Pos *)vp)->stm; }
+static int morris_stm(const void *vp)
+{
+    return ((const Pos *)vp)->stm;
+}
 
 static int morris_result(const void *vp)
 {
@@ -323,8 +331,14 @@ Key morris_key_compute(const Pos *p)
     return k;
 }
 
-static Key morris_key(const void *vp) { return ((const Pos *)vp)->key; }
-static Key morris_key_scratch(const void *vp) { return morris_key_compute(vp); }
+static Key morris_key(const void *vp)
+{
+    return ((const Pos *)vp)->key;
+}
+static Key morris_key_scratch(const void *vp)
+{
+    return morris_key_compute(vp);
+}
 
 /* With bulk counting: the last ply is counted, not generated. */
 static uint64_t perft_bulk(const Pos *p, int depth)
@@ -381,8 +395,14 @@ static uint64_t morris_perft(void *vp, int depth, int bulk)
     return n;
 }
 
-static int morris_reversible(const void *vp) { return ((const Pos *)vp)->rev; }
-static int morris_move_rule(const void *vp) { return (int)((const Pos *)vp)->move_rule; }
+static int morris_reversible(const void *vp)
+{
+    return ((const Pos *)vp)->rev;
+}
+static int morris_move_rule(const void *vp)
+{
+    return (int)((const Pos *)vp)->move_rule;
+}
 
 static const int64_t piece_counts[] = {9, 12, OPTION_ONLY_END};
 static const Option morris_options[] = {
@@ -397,8 +417,12 @@ static const Option morris_options[] = {
  * the third move by small steps and prunes none; the placement transposes
  * all the time (ETC, and IIR where the table has no move). */
 static const GameSearch morris_search = {
-    .profile = {.iir_depth = 4, .etc_depth = 3, .lmr_late = 2, .lmr_later = 4,
-                .lmr_style = LMR_STEPS, .lmp = 0},
+    .profile = {.iir_depth = 4,
+                .etc_depth = 3,
+                .lmr_late = 2,
+                .lmr_later = 4,
+                .lmr_style = LMR_STEPS,
+                .lmp = 0},
     .gen_noisy = morris_gen_noisy,
     .gen_quiet = morris_gen_quiet,
     .move_legal = morris_move_legal,

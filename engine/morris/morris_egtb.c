@@ -52,8 +52,8 @@
 #define EG_MAXD 253 /* the longest distance a byte holds */
 
 typedef struct EgSet {
-    _Atomic int ready; /* the largest piece count built per side, 0 = none */
-    _Atomic int failed; /* a build ran out of memory: not tried again */
+    _Atomic int ready;   /* the largest piece count built per side, 0 = none */
+    _Atomic int failed;  /* a build ran out of memory: not tried again */
     _Atomic int started; /* a background build was started */
     uint8_t *val[EG_MAX + 1][EG_MAX + 1];
     long positions;
@@ -198,7 +198,7 @@ typedef struct Group {
     int maxk, overflow;
 } Group;
 
-#define VAL(w) ((w) & 0xFF)
+#define VAL(w) ((w)&0xFF)
 #define CNT(w) ((w) >> 8)
 #define VC(v, c) ((uint16_t)((v) | (c) << 8))
 
@@ -394,7 +394,9 @@ int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, doub
          * the last group of r is built. */
         static const struct {
             int r, n, mo[2][2];
-        } stage[] = {{3, 1, {{3, 3}}}, {4, 2, {{3, 4}, {4, 3}}}, {4, 1, {{4, 4}}},
+        } stage[] = {{3, 1, {{3, 3}}},
+                     {4, 2, {{3, 4}, {4, 3}}},
+                     {4, 1, {{4, 4}}},
                      {5, 2, {{3, 5}, {5, 3}}}};
         int have = atomic_load(&S->ready), nst = (int)(sizeof stage / sizeof stage[0]);
         for (int i = 0; i < nst && stage[i].r <= maxp; i++) {
@@ -540,7 +542,8 @@ int morris_solve(const void *vp, int *value, Move *best)
     int m = popcnt(p->bb[p->stm]), o = popcnt(p->bb[p->stm ^ 1]);
     /* The children stay within the tables built with T(m,o) (the groups
      * are built in the order of their captures). */
-    if ((p->hand[0] | p->hand[1]) || !eg_holds(atomic_load(&sets[p->diag][p->flying].ready), m, o)) {
+    if ((p->hand[0] | p->hand[1]) ||
+        !eg_holds(atomic_load(&sets[p->diag][p->flying].ready), m, o)) {
         return 0;
     }
     Move mv[MORRIS_MAX_MOVES];

@@ -22,7 +22,12 @@
  * (their sum).
  */
 enum {
-    F_PIECES, F_MILLS, F_OPEN, F_DOUBLE, F_MOBILITY, F_BLOCKED,
+    F_PIECES,
+    F_MILLS,
+    F_OPEN,
+    F_DOUBLE,
+    F_MOBILITY,
+    F_BLOCKED,
     F_FRONTIER, /* distinct empty points next to the side's pieces */
     F_STUCK,    /* walled in: no step now (moving), or the opponent's pieces in
                  * hand could fill every empty point next to ours (placement) */
@@ -40,28 +45,23 @@ enum {
 static int eval_weight[3][F_COUNT] = {
     /* pieces mills open double mobility blocked frontier stuck runmill
      * locked cramp few tempo */
-    {214, 14, 10, 17, 58, -70, -3, -100, 134, 23, -78, 0, 120},  /* placement */
+    {214, 14, 10, 17, 58, -70, -3, -100, 134, 23, -78, 0, 120}, /* placement */
     {214, -12, 59, -55, 29, -46, -27, 0, 172, -33, -125, 0, 0}, /* moving */
     {15, 56, 37, -92, 16, 2, -8, 0, 16, -34, -26, 0, 0},        /* flying */
 };
 
 /* The table, row by row, for the tuner (tools/eval_tune.c). */
 static const char *const eval_weight_names[3 * F_COUNT] = {
-    "placement.pieces", "placement.mills",    "placement.open",
-    "placement.double", "placement.mobility", "placement.blocked",
-    "placement.frontier", "placement.stuck",  "placement.runmill",
-    "placement.locked", "placement.cramp",    "placement.few",
-    "placement.tempo",
-    "moving.pieces",    "moving.mills",       "moving.open",
-    "moving.double",    "moving.mobility",    "moving.blocked",
-    "moving.frontier",  "moving.stuck",       "moving.runmill",
-    "moving.locked",    "moving.cramp",       "moving.few",
-    "moving.tempo",
-    "flying.pieces",    "flying.mills",       "flying.open",
-    "flying.double",    "flying.mobility",    "flying.blocked",
-    "flying.frontier",  "flying.stuck",       "flying.runmill",
-    "flying.locked",    "flying.cramp",       "flying.few",
-    "flying.tempo",
+    "placement.pieces",   "placement.mills",   "placement.open",     "placement.double",
+    "placement.mobility", "placement.blocked", "placement.frontier", "placement.stuck",
+    "placement.runmill",  "placement.locked",  "placement.cramp",    "placement.few",
+    "placement.tempo",    "moving.pieces",     "moving.mills",       "moving.open",
+    "moving.double",      "moving.mobility",   "moving.blocked",     "moving.frontier",
+    "moving.stuck",       "moving.runmill",    "moving.locked",      "moving.cramp",
+    "moving.few",         "moving.tempo",      "flying.pieces",      "flying.mills",
+    "flying.open",        "flying.double",     "flying.mobility",    "flying.blocked",
+    "flying.frontier",    "flying.stuck",      "flying.runmill",     "flying.locked",
+    "flying.cramp",       "flying.few",        "flying.tempo",
 };
 
 int morris_weight_table(int **w, const char *const **names)
@@ -135,10 +135,16 @@ static inline void layouts(const Pos *p, Layouts *l)
     l->E = all & ~(l->X[0] | l->X[1]);
 }
 
-static inline int popcnt64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int popcnt64(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
 
 /* The lines of three pieces of X (their base bits). */
-static inline uint64_t lines_full(uint64_t X) { return X & (X >> 1) & (X >> 2) & LINE_BASE; }
+static inline uint64_t lines_full(uint64_t X)
+{
+    return X & (X >> 1) & (X >> 2) & LINE_BASE;
+}
 
 /* The lines of two pieces of X and an empty point of E (their base bits). */
 static inline uint64_t lines_open(uint64_t X, uint64_t E)
@@ -389,7 +395,7 @@ int morris_evaluate(const void *vp)
     const Tables *t = &morris_tabs[p->diag];
     Layouts l;
     layouts(p, &l);
-    const uint32_t (*nb)[256] = nb_tables(p->diag);
+    const uint32_t(*nb)[256] = nb_tables(p->diag);
     uint32_t nbe = neighbours(nb, l.empty);
     Steps st[2];
     steps(&l, nb, 0, nbe, &st[0]);
@@ -507,7 +513,7 @@ static inline int order_one(const OrderCtx *c, Move m)
         for (int k = 0; k < t->npm[rm]; k++) {
             uint32_t pm = t->pmill[rm][k];
             if ((c->opp & pm) && (u.empty2 & pm)) /* pm: one of theirs, one empty */
-                v += ORD_BLOCK; /* breaks a line of two */
+                v += ORD_BLOCK;                   /* breaks a line of two */
         }
     }
     return v < 0 ? 0 : v > 255 ? 255 : v;

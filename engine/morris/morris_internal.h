@@ -84,26 +84,26 @@ static inline uint32_t tri_close(uint32_t x, uint32_t e, uint32_t B)
 static inline uint32_t closing_points(int diag, uint32_t own, uint32_t empty)
 {
     uint32_t cl = tri_close(own, empty, TRIPLE_BASE);
-    cl |= perm(&morris_from_v, tri_close(perm(&morris_to_v, own), perm(&morris_to_v, empty),
-                                         TRIPLE_BASE));
+    cl |= perm(&morris_from_v,
+               tri_close(perm(&morris_to_v, own), perm(&morris_to_v, empty), TRIPLE_BASE));
     if (diag)
-        cl |= perm(&morris_from_d, tri_close(perm(&morris_to_d, own),
-                                             perm(&morris_to_d, empty), DIAG_BASE));
+        cl |= perm(&morris_from_d,
+                   tri_close(perm(&morris_to_d, own), perm(&morris_to_d, empty), DIAG_BASE));
     return cl;
 }
 
 /* The position: see game.h; everything a rule needs lives here. */
 typedef struct Pos {
     Key key;
-    uint32_t bb[2];   /* pieces on the board, per side */
+    uint32_t bb[2];     /* pieces on the board, per side */
     uint32_t move_rule; /* option MoveRule: rev that draws, 0 = off */
-    uint16_t rev;     /* plies since the last placement or removal */
-    uint8_t hand[2];  /* pieces still to place */
-    uint8_t stm;      /* SIDE_P1 (White) or SIDE_P2 (Black) */
-    uint8_t pieces;   /* option Pieces: 9 or 12 */
-    uint8_t diag;     /* option Diagonals */
-    uint8_t flying;   /* option Flying */
-    uint8_t fresh;    /* the last move was the game's last placement (a FEN
+    uint16_t rev;       /* plies since the last placement or removal */
+    uint8_t hand[2];    /* pieces still to place */
+    uint8_t stm;        /* SIDE_P1 (White) or SIDE_P2 (Black) */
+    uint8_t pieces;     /* option Pieces: 9 or 12 */
+    uint8_t diag;       /* option Diagonals */
+    uint8_t flying;     /* option Flying */
+    uint8_t fresh;      /* the last move was the game's last placement (a FEN
                        * cannot say so: 0 when read from one) */
 } Pos;
 
@@ -120,16 +120,31 @@ extern Key morris_z_piece[2][NPTS], morris_z_side, morris_z_hand[2][MAX_PIECES +
 
 void morris_ensure_tables(void);
 
-static inline int popcnt(uint32_t x) { return __builtin_popcount(x); }
-static inline int lsb(uint32_t x) { return __builtin_ctz(x); }
+static inline int popcnt(uint32_t x)
+{
+    return __builtin_popcount(x);
+}
+static inline int lsb(uint32_t x)
+{
+    return __builtin_ctz(x);
+}
 
 static inline Move enc(int from, int to, int rm)
 {
     return (Move)((to + 1) | ((from + 1) << 5) | ((rm + 1) << 10));
 }
-static inline int mv_to(Move m) { return (int)(m & 31) - 1; }
-static inline int mv_from(Move m) { return (int)((m >> 5) & 31) - 1; }
-static inline int mv_rm(Move m) { return (int)((m >> 10) & 31) - 1; }
+static inline int mv_to(Move m)
+{
+    return (int)(m & 31) - 1;
+}
+static inline int mv_from(Move m)
+{
+    return (int)((m >> 5) & 31) - 1;
+}
+static inline int mv_rm(Move m)
+{
+    return (int)((m >> 10) & 31) - 1;
+}
 
 /* Pieces of bb that stand in a closed mill. */
 static inline uint32_t in_mills(const Tables *t, uint32_t bb)
@@ -185,9 +200,15 @@ static inline int flies(const Pos *p, int s)
     return p->flying && p->hand[s] == 0 && popcnt(p->bb[s]) == 3;
 }
 
-static inline int material(const Pos *p, int s) { return popcnt(p->bb[s]) + p->hand[s]; }
+static inline int material(const Pos *p, int s)
+{
+    return popcnt(p->bb[s]) + p->hand[s];
+}
 
-static inline int loss_of(int s) { return s == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN; }
+static inline int loss_of(int s)
+{
+    return s == SIDE_P1 ? RESULT_P2_WIN : RESULT_P1_WIN;
+}
 
 /* Plays m on p (no undo record; perft and copy-make callers). */
 static inline void apply(Pos *p, Move m)
@@ -221,8 +242,7 @@ Key morris_key_compute(const Pos *p);
 
 /* morris_text.c */
 int morris_init(void *pos, const GameOptions *opt, char *err, size_t errlen);
-int morris_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err,
-                    size_t errlen);
+int morris_from_fen(void *pos, const char *fen, const GameOptions *opt, char *err, size_t errlen);
 void morris_to_fen(const void *pos, char *buf, size_t len);
 int morris_move_to_str(const void *pos, Move m, char *buf, size_t len);
 Move morris_move_from_str(const void *pos, const char *s);

@@ -9,9 +9,9 @@
 
 #include "morris_internal.h"
 
-static const char *const point_name[NPTS] = {
-    "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4", "c4",
-    "e4", "f4", "g4", "c5", "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7"};
+static const char *const point_name[NPTS] = {"a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3",
+                                             "e3", "a4", "b4", "c4", "e4", "f4", "g4", "c5",
+                                             "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7"};
 
 /* First point index and number of points of ranks 1..7. */
 static const int rank_first[7] = {0, 3, 6, 9, 15, 18, 21};
@@ -62,8 +62,7 @@ static long parse_count(const char *s, size_t len)
     return v;
 }
 
-int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err,
-                    size_t errlen)
+int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err, size_t errlen)
 {
     Pos p;
     morris_ensure_tables();
@@ -83,8 +82,9 @@ int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err
         if (!*c)
             break;
         if (nt == 6) {
-            snprintf(err, errlen, "morris fen: too many fields (want board side "
-                                  "white-in-hand black-in-hand [plies])");
+            snprintf(err, errlen,
+                     "morris fen: too many fields (want board side "
+                     "white-in-hand black-in-hand [plies])");
             return -1;
         }
         tok[nt] = c;
@@ -94,8 +94,10 @@ int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err
         nt++;
     }
     if (nt < 4 || nt > 5) {
-        snprintf(err, errlen, "morris fen: want 4 or 5 fields (board side "
-                              "white-in-hand black-in-hand [plies]), got %d", nt);
+        snprintf(err, errlen,
+                 "morris fen: want 4 or 5 fields (board side "
+                 "white-in-hand black-in-hand [plies]), got %d",
+                 nt);
         return -1;
     }
     /* Board: ranks 7 down to 1. */
@@ -145,8 +147,8 @@ int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err
         snprintf(err, errlen, "morris fen: more than 7 ranks");
         return -1;
     }
-    if (tlen[1] != 1 || (tok[1][0] != 'w' && tok[1][0] != 'b' && tok[1][0] != 'W' &&
-                         tok[1][0] != 'B')) {
+    if (tlen[1] != 1 ||
+        (tok[1][0] != 'w' && tok[1][0] != 'b' && tok[1][0] != 'W' && tok[1][0] != 'B')) {
         snprintf(err, errlen, "morris fen: side to move must be 'w' or 'b'");
         return -1;
     }
@@ -154,14 +156,14 @@ int morris_from_fen(void *vp, const char *fen, const GameOptions *opt, char *err
     for (int c = 0; c < 2; c++) {
         long h = parse_count(tok[2 + c], tlen[2 + c]);
         if (h < 0) {
-            snprintf(err, errlen, "morris fen: bad %s pieces-in-hand count",
-                     c ? "Black" : "White");
+            snprintf(err, errlen, "morris fen: bad %s pieces-in-hand count", c ? "Black" : "White");
             return -1;
         }
         if (h + popcnt(p.bb[c]) > p.pieces) {
-            snprintf(err, errlen, "morris fen: %s has %ld in hand and %d on the board, "
-                                  "more than Pieces=%d", c ? "Black" : "White", h,
-                     popcnt(p.bb[c]), p.pieces);
+            snprintf(err, errlen,
+                     "morris fen: %s has %ld in hand and %d on the board, "
+                     "more than Pieces=%d",
+                     c ? "Black" : "White", h, popcnt(p.bb[c]), p.pieces);
             return -1;
         }
         p.hand[c] = (uint8_t)h;
@@ -204,8 +206,7 @@ void morris_to_fen(const void *vp, char *buf, size_t len)
             out[n++] = '/';
     }
     out[n] = '\0';
-    snprintf(buf, len, "%s %c %d %d %d", out, p->stm ? 'b' : 'w', p->hand[0], p->hand[1],
-             p->rev);
+    snprintf(buf, len, "%s %c %d %d %d", out, p->stm ? 'b' : 'w', p->hand[0], p->hand[1], p->rev);
 }
 
 int morris_move_to_str(const void *vp, Move m, char *buf, size_t len)
@@ -272,18 +273,10 @@ void morris_print(const void *vp, FILE *out, int ansi)
 {
     const Pos *p = vp;
     static const char *const pic[13] = {
-        "7 o-----------o-----------o",
-        "  |           |           |",
-        "6 |   o-------o-------o   |",
-        "  |   |       |       |   |",
-        "5 |   |   o---o---o   |   |",
-        "  |   |   |       |   |   |",
-        "4 o---o---o       o---o---o",
-        "  |   |   |       |   |   |",
-        "3 |   |   o---o---o   |   |",
-        "  |   |       |       |   |",
-        "2 |   o-------o-------o   |",
-        "  |           |           |",
+        "7 o-----------o-----------o", "  |           |           |", "6 |   o-------o-------o   |",
+        "  |   |       |       |   |", "5 |   |   o---o---o   |   |", "  |   |   |       |   |   |",
+        "4 o---o---o       o---o---o", "  |   |   |       |   |   |", "3 |   |   o---o---o   |   |",
+        "  |   |       |       |   |", "2 |   o-------o-------o   |", "  |           |           |",
         "1 o-----------o-----------o",
     };
     for (int row = 0; row < 13; row++) {

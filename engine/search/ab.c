@@ -69,9 +69,8 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
         ab_prefetch_child(t, m, 0, 0, 1); /* the child's stand-pat */
         ab_make(t, m, ply);
         ab_prefetch_child(t, m, 1, 0, 1);
-        score = g->side_to_move(t->pos) == stm
-                    ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
-                    : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
+        score = g->side_to_move(t->pos) == stm ? ab_qsearch(t, alpha, beta, ply + 1, qply + 1)
+                                               : -ab_qsearch(t, -beta, -alpha, ply + 1, qply + 1);
         ab_unmake(t, m, ply);
         if (t->aborted)
             return 0;
@@ -260,8 +259,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     Move tried[64]; /* the quiet moves searched (history malus) */
     int ntried = 0, quiet, i = 0;
     int late = sp->lmr_late, later = sp->lmr_later;
-    int lmp = sp->lmp && lmr && !pv_node && ply > 0 && depth <= 3 &&
-                      alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND
+    int lmp = sp->lmp && lmr && !pv_node && ply > 0 && depth <= 3 && alpha > -SCORE_MATE_BOUND &&
+                      beta < SCORE_MATE_BOUND
                   ? 6 + 4 * depth * depth
                   : 0;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
@@ -432,7 +431,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
 
 /* The threads' states, kept by the Search between searches. */
 struct AbPool {
-    int n;       /* threads with a state */
+    int n; /* threads with a state */
     AbThread *ts;
 };
 
@@ -474,11 +473,15 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
      * searched since (the search ended after it): no second copy. */
     int repeat = final && nodes == t->reported;
     t->reported = nodes;
-    search_info(c, &(SearchProgress){.depth = t->done_depth, .seldepth = t->done_seldepth,
-                                 .score = t->done_score, .nodes = nodes,
-                                 .hashfull = tt_hashfull(&c->s->tt), .pv = t->done_pv,
-                                 .npv = t->done_pv_len, .solved = final && t->proven,
-                                 .no_line = repeat});
+    search_info(c, &(SearchProgress){.depth = t->done_depth,
+                                     .seldepth = t->done_seldepth,
+                                     .score = t->done_score,
+                                     .nodes = nodes,
+                                     .hashfull = tt_hashfull(&c->s->tt),
+                                     .pv = t->done_pv,
+                                     .npv = t->done_pv_len,
+                                     .solved = final && t->proven,
+                                     .no_line = repeat});
 }
 
 void ab_tell(AbThread *t)
@@ -487,10 +490,14 @@ void ab_tell(AbThread *t)
     if (!c->emit || t->root_best == MOVE_NONE || timeman_elapsed(&c->tm) < AB_TELL_MS)
         return;
     t->told = t->root_best;
-    search_info(c, &(SearchProgress){.depth = 1, .seldepth = t->seldepth, .score = t->root_score,
-                                 .bound = 1, .nodes = t->nodes,
-                                 .hashfull = tt_hashfull(&c->s->tt), .pv = &t->told,
-                                 .npv = 1});
+    search_info(c, &(SearchProgress){.depth = 1,
+                                     .seldepth = t->seldepth,
+                                     .score = t->root_score,
+                                     .bound = 1,
+                                     .nodes = t->nodes,
+                                     .hashfull = tt_hashfull(&c->s->tt),
+                                     .pv = &t->told,
+                                     .npv = 1});
 }
 
 /* Iterative deepening of one thread; only thread 0 reports and decides. */
@@ -602,8 +609,7 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         fallback = n > 0 ? ts[0].moves[0] : MOVE_NONE;
     }
     for (int i = 1; ok && i < nthreads; i++) {
-        if (ab_setup(&ts[i], c, i) != 0 ||
-            pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0)
+        if (ab_setup(&ts[i], c, i) != 0 || pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0)
             break;
         started = i;
     }

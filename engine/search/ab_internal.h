@@ -44,23 +44,23 @@ typedef struct AbThread {
     const Game *g;
     int id;
     pthread_t th;
-    unsigned char *pos; /* the position being searched */
+    unsigned char *pos;   /* the position being searched */
     unsigned char *stack; /* the one position buffer, pos points to it */
-    unsigned char *undo; /* MAX_PLY undo records */
-    Move *moves;         /* MAX_PLY lists of max_moves */
-    int *order;          /* ordering scores beside moves */
-    uint64_t *qkeys;     /* MAX_PLY heaps of quiet moves: ordering score and move in one key */
-    Key *keys;           /* prev keys then the path's */
-    EvalSlot *ecache;    /* 1 << ECACHE_BITS slots */
+    unsigned char *undo;  /* MAX_PLY undo records */
+    Move *moves;          /* MAX_PLY lists of max_moves */
+    int *order;           /* ordering scores beside moves */
+    uint64_t *qkeys;      /* MAX_PLY heaps of quiet moves: ordering score and move in one key */
+    Key *keys;            /* prev keys then the path's */
+    EvalSlot *ecache;     /* 1 << ECACHE_BITS slots */
     /* The note of the last evaluation the cache missed
      * (GameSearch.evaluate_noted) and the key of its position: handed
      * back to gen_noisy of that position (ab_note). */
     uint64_t note[EVAL_NOTE_MAX / 8];
     Key note_key;
     int (*evaluate_noted)(const void *pos, void *note); /* the game's, or NULL */
-    size_t keys_cap;     /* room in keys */
-    const Game *sized;   /* the game the buffers above are sized for */
-    int nbase;           /* how many of keys are the game's */
+    size_t keys_cap;                                    /* room in keys */
+    const Game *sized; /* the game the buffers above are sized for */
+    int nbase;         /* how many of keys are the game's */
     Move killers[MAX_PLY][2];
     int hist[2][HIST_SIZE];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -77,7 +77,7 @@ typedef struct AbThread {
     int64_t solve_ms_max;
     int solve_gave_up;
     /* Root bookkeeping. */
-    Move root_best;  /* best move of the running iteration, once one raised alpha */
+    Move root_best; /* best move of the running iteration, once one raised alpha */
     int root_score;
     /* Last completed iteration. */
     int done_depth;
@@ -85,13 +85,16 @@ typedef struct AbThread {
     Move done_pv[MAX_PLY + 1];
     int done_pv_len;
     int done_seldepth;
-    int proven; /* the last iteration solved the root */
+    int proven;        /* the last iteration solved the root */
     uint64_t reported; /* main thread: total nodes of the last info line */
     Move told;         /* main thread: the move of the last provisional line */
 } AbThread;
 
 
-static inline unsigned hist_slot(Move m) { return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS)); }
+static inline unsigned hist_slot(Move m)
+{
+    return (unsigned)((m * 0x9E3779B1u) >> (32 - HIST_BITS));
+}
 
 /* Mate distance: below the root nothing beats a game end next ply, so the
  * window shrinks to the mate scores still reachable.  Returns 1 when it is
@@ -283,13 +286,13 @@ typedef struct Picker {
     Move *mv;
     int *ord;
     int stage;
-    int i, n;    /* the noisy moves mv[i..n), or every move (PK_ALL) */
-    int nq;      /* the heap of quiet moves: mv[n .. n + nq), or qk[0 .. nq) */
+    int i, n;     /* the noisy moves mv[i..n), or every move (PK_ALL) */
+    int nq;       /* the heap of quiet moves: mv[n .. n + nq), or qk[0 .. nq) */
     uint64_t *qk; /* the quiet moves as keys (games without ordering hints):
                    * qk[0 .. top) sorted ascending, then the heap of the
                    * other nq */
     int top;
-    int ki;      /* killers tried */
+    int ki; /* killers tried */
     int stm;
     Move tt, killer[2];
     Key key; /* the node's (for the evaluation's note, ab_note) */

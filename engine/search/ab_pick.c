@@ -173,7 +173,8 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             pk->tt = MOVE_NONE;
             break;
         case PK_NOISY_GEN:
-            pk->n = picker_score(t, pk, pk->mv, pk->ord, gs->gen_noisy(t->pos, pk->mv, ab_note(t, pk->key)), 0);
+            pk->n = picker_score(t, pk, pk->mv, pk->ord,
+                                 gs->gen_noisy(t->pos, pk->mv, ab_note(t, pk->key)), 0);
             pk->stage = PK_NOISY;
             break;
         case PK_NOISY:
@@ -303,8 +304,7 @@ Move picker_next(AbThread *t, Picker *pk, int *quiet)
             }
             pk->stage = PK_DONE;
             break;
-        default:
-            return MOVE_NONE;
+        default: return MOVE_NONE;
         }
     }
 }

@@ -167,8 +167,7 @@ void ab_solve_plan(AbThread *t, SolveSched *ss)
     SearchCtx *c = t->c;
     const SearchLimits *lim = c->limits;
     memset(ss, 0, sizeof *ss);
-    int left = g->search && g->search->plies_left ? g->search->plies_left(t->pos)
-                                                  : SOLVE_PLIES + 1;
+    int left = g->search && g->search->plies_left ? g->search->plies_left(t->pos) : SOLVE_PLIES + 1;
     if (t->id != 0 || left > SOLVE_PLIES || g->result(t->pos) != RESULT_NONE)
         return;
     /* a fixed depth asks for no more than that depth: solve only when the
@@ -363,8 +362,7 @@ int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out)
     int deep = 0, v;
     /* First the sign of every move (null windows: a win? at least a
      * draw?), then the distance of the wins, then of the losses. */
-    for (int pass = 0; pass < 3 && !t->aborted && t->solve_gave_up != SOLVE_GAVE_BUDGET;
-         pass++) {
+    for (int pass = 0; pass < 3 && !t->aborted && t->solve_gave_up != SOLVE_GAVE_BUDGET; pass++) {
         for (int i = 0; i < out->n; i++) {
             SolveMove *m = &out->moves[i];
             int ok;
@@ -396,10 +394,10 @@ int ab_solve_moves(AbThread *t, int64_t ms, uint64_t nodes, SolveReport *out)
     int complete = 1;
     for (int i = 0; i < out->n; i++)
         complete &= out->moves[i].state == SOLVE_EXACT;
-    out->ended = complete                                     ? SOLVE_END_DONE
-                 : t->aborted                                 ? SOLVE_END_STOPPED
+    out->ended = complete                                         ? SOLVE_END_DONE
+                 : t->aborted                                     ? SOLVE_END_STOPPED
                  : t->solve_gave_up == SOLVE_GAVE_BUDGET || !deep ? SOLVE_END_BUDGET
-                                                              : SOLVE_END_DEEP;
+                                                                  : SOLVE_END_DEEP;
     out->nodes = t->nodes;
     out->time_ms = timeman_elapsed(&t->c->tm);
     t->solve_gave_up = 0;

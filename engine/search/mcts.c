@@ -103,7 +103,8 @@ static uint32_t best_edge(const Mcts *t, const MctsNode *n)
             w = (long)c->visits;
         /* equal visits: the better mean, then the earlier edge */
         if (pick == NODE_NONE || w > best ||
-            (w == best && pv == PROVEN_NONE && q_for(n, c) > q_for(n, &t->nodes[t->edges[pick].child]))) {
+            (w == best && pv == PROVEN_NONE &&
+             q_for(n, c) > q_for(n, &t->nodes[t->edges[pick].child]))) {
             best = w;
             pick = n->edge + i;
         }
@@ -151,10 +152,14 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
     uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
     uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
     int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
-    search_info(c, &(SearchProgress){.depth = avg, .seldepth = r->seldepth, .score = score,
-                                 .nodes = r->playouts, .hashfull = (int)(fn > fe ? fn : fe),
-                                 .pv = pv, .npv = npv,
-                                 .solved = final && t->nodes[root].proven});
+    search_info(c, &(SearchProgress){.depth = avg,
+                                     .seldepth = r->seldepth,
+                                     .score = score,
+                                     .nodes = r->playouts,
+                                     .hashfull = (int)(fn > fe ? fn : fe),
+                                     .pv = pv,
+                                     .npv = npv,
+                                     .solved = final && t->nodes[root].proven});
 }
 
 /* --- entry point ------------------------------------------------------- */
@@ -235,7 +240,8 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
             break;
         if (l->nodes && r.playouts >= l->nodes)
             break;
-        if (l->depth > 0 && (r.depth_sum >= (uint64_t)l->depth * r.playouts || r.playouts >= depth_cap))
+        if (l->depth > 0 &&
+            (r.depth_sum >= (uint64_t)l->depth * r.playouts || r.playouts >= depth_cap))
             break;
         /* Every playout: a long one (13x13, cap 200 plies) on a starved
          * thread takes milliseconds. */
@@ -258,8 +264,8 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     if (res) {
         res->score = root_score(t, rn, be);
         res->depth = r.playouts ? (int)(r.depth_sum / r.playouts) : 0;
-        res->proven = rn->proven != PROVEN_NONE ||
-                      res->score >= SCORE_MATE_BOUND || res->score <= -SCORE_MATE_BOUND;
+        res->proven = rn->proven != PROVEN_NONE || res->score >= SCORE_MATE_BOUND ||
+                      res->score <= -SCORE_MATE_BOUND;
     }
 out:
     if (best == MOVE_NONE)

@@ -117,7 +117,7 @@ typedef struct RootCache {
     uint8_t *win;   /* 1: the child is proven won */
     uint32_t *slot; /* node index + 1 per slot, 0 = empty */
     uint32_t *slot_edge;
-    uint32_t mask;  /* slots - 1 */
+    uint32_t mask; /* slots - 1 */
 } RootCache;
 
 /* One search's working state. */

@@ -85,8 +85,7 @@ void search_clear(Search *s)
         mcts_clear(s->mcts);
 }
 
-int search_setoption(Search *s, const char *name, const char *value, char *err,
-                     size_t errlen)
+int search_setoption(Search *s, const char *name, const char *value, char *err, size_t errlen)
 {
     const Option *o = option_find(search_options, search_option_count, name);
     if (!o) {
@@ -100,8 +99,7 @@ int search_setoption(Search *s, const char *name, const char *value, char *err,
         s->algo = (int)v;
     } else if (strcasecmp(o->name, "Hash") == 0) {
         if (s->tt.buckets && tt_resize(&s->tt, v) != 0) {
-            snprintf(err, errlen, "cannot allocate %lld MB for the hash table",
-                     (long long)v);
+            snprintf(err, errlen, "cannot allocate %lld MB for the hash table", (long long)v);
             return -1;
         }
         s->hash_mb = v;
@@ -124,7 +122,10 @@ int search_setoption(Search *s, const char *name, const char *value, char *err,
     return 0;
 }
 
-int64_t search_move_overhead(const Search *s) { return s->move_overhead; }
+int64_t search_move_overhead(const Search *s)
+{
+    return s->move_overhead;
+}
 
 int search_options_default(Search *s, char *err, size_t errlen)
 {
@@ -179,8 +180,12 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
             return MOVE_NONE;
     }
     int score = units_value_score(v);
-    search_info(c, &(SearchProgress){.depth = 1, .seldepth = 1, .score = score, .nodes = 1,
-                                  .pv = &best, .npv = 1});
+    search_info(c, &(SearchProgress){.depth = 1,
+                                     .seldepth = 1,
+                                     .score = score,
+                                     .nodes = 1,
+                                     .pv = &best,
+                                     .npv = 1});
     if (res) {
         res->best = best;
         res->score = score;
@@ -230,12 +235,18 @@ static void wait_for_stop(SearchCtx *c)
 
 /* The context of one search of pos under limits (both kept by the caller). */
 static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
-                     const GameOptions *opt, const Key *prev, int nprev,
-                     const SearchLimits *limits, atomic_int *stop)
+                     const GameOptions *opt, const Key *prev, int nprev, const SearchLimits *limits,
+                     atomic_int *stop)
 {
     *c = (SearchCtx){
-        .s = s, .g = g, .root = pos, .opt = opt, .prev = prev, .nprev = prev ? nprev : 0,
-        .limits = limits, .stop = stop,
+        .s = s,
+        .g = g,
+        .root = pos,
+        .opt = opt,
+        .prev = prev,
+        .nprev = prev ? nprev : 0,
+        .limits = limits,
+        .stop = stop,
     };
     c->root_side = g->side_to_move(pos);
     c->uses_history = g->repetition_count > 0 || game_move_rule(g, pos) > 0;
@@ -243,9 +254,9 @@ static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
     atomic_store(&s->halt, 0);
 }
 
-Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt,
-               const Key *prev, int nprev, const SearchLimits *limits,
-               atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res)
+Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt, const Key *prev,
+               int nprev, const SearchLimits *limits, atomic_int *stop, SearchEmit emit, void *ctx,
+               SearchResult *res)
 {
     SearchLimits none;
     if (!limits) {
@@ -281,9 +292,8 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     return best;
 }
 
-int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt,
-                 const Key *prev, int nprev, const SearchLimits *limits, atomic_int *stop,
-                 SolveReport *out)
+int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt, const Key *prev,
+                 int nprev, const SearchLimits *limits, atomic_int *stop, SolveReport *out)
 {
     if (!g->search || !g->search->plies_left)
         return -1;

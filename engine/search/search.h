@@ -17,15 +17,15 @@
 #include "options.h"
 
 typedef struct SearchLimits {
-    int64_t time[2];   /* remaining ms per side (index SIDE_P1/P2), -1 = none */
-    int64_t inc[2];    /* increment ms per side */
-    int movestogo;     /* 0 = sudden death */
-    int64_t movetime;  /* ms, 0 = none */
-    int depth;         /* 0 = none */
-    uint64_t nodes;    /* 0 = none */
-    int infinite;      /* search until stopped */
-    int64_t start_ms;  /* time_now_ms() when go was read (timeman.h); 0 = now */
-    int64_t lag_ms;    /* learned: what the clocks were charged beyond the
+    int64_t time[2];  /* remaining ms per side (index SIDE_P1/P2), -1 = none */
+    int64_t inc[2];   /* increment ms per side */
+    int movestogo;    /* 0 = sudden death */
+    int64_t movetime; /* ms, 0 = none */
+    int depth;        /* 0 = none */
+    uint64_t nodes;   /* 0 = none */
+    int infinite;     /* search until stopped */
+    int64_t start_ms; /* time_now_ms() when go was read (timeman.h); 0 = now */
+    int64_t lag_ms;   /* learned: what the clocks were charged beyond the
                         * engine's own time, per move (timeman.h); 0 = none */
 } SearchLimits;
 
@@ -34,11 +34,11 @@ void search_limits_init(SearchLimits *l);
 /* What a finished search reports (also for bench). */
 typedef struct SearchResult {
     Move best;
-    int score;           /* side to move's view; see SCORE_MATE */
+    int score; /* side to move's view; see SCORE_MATE */
     int depth;
-    uint64_t nodes;      /* alpha-beta nodes, or MCTS playouts */
+    uint64_t nodes; /* alpha-beta nodes, or MCTS playouts */
     int64_t time_ms;
-    int proven;          /* non-zero when score is the exact game value */
+    int proven; /* non-zero when score is the exact game value */
 } SearchResult;
 
 /* Scores beyond +-SCORE_MATE_BOUND are proven: SCORE_MATE - plies. */
@@ -60,16 +60,16 @@ enum {
     SEARCH_SCORE_MATE, /* score in full moves to a proven win, negative to a loss */
 };
 typedef struct SearchInfo {
-    int kind;          /* SEARCH_INFO_* */
+    int kind; /* SEARCH_INFO_* */
     int depth, seldepth;
-    int score_kind;    /* SEARCH_SCORE_* */
-    int score;         /* the side to move's view, in score_kind's unit */
-    int lowerbound;    /* score is a lower bound (an iteration still running) */
-    uint64_t nodes;    /* see docs/search.md, "Nodes" */
-    uint64_t nps;      /* nodes per second of the search's clock, 0 before 1 ms */
-    int64_t time_ms;   /* since go was read */
-    int hashfull;      /* per mille */
-    const Move *pv;    /* from the root, each move legal where it is played */
+    int score_kind;  /* SEARCH_SCORE_* */
+    int score;       /* the side to move's view, in score_kind's unit */
+    int lowerbound;  /* score is a lower bound (an iteration still running) */
+    uint64_t nodes;  /* see docs/search.md, "Nodes" */
+    uint64_t nps;    /* nodes per second of the search's clock, 0 before 1 ms */
+    int64_t time_ms; /* since go was read */
+    int hashfull;    /* per mille */
+    const Move *pv;  /* from the root, each move legal where it is played */
     int npv;
 } SearchInfo;
 
@@ -96,8 +96,7 @@ extern const int search_option_count;
 /* Set by name (case-insensitive; the value is checked by option_parse()).
  * Returns 0, or -1 with a message in err and nothing changed. Must not be
  * called during search_go(). */
-int search_setoption(Search *s, const char *name, const char *value, char *err,
-                     size_t errlen);
+int search_setoption(Search *s, const char *name, const char *value, char *err, size_t errlen);
 /* The MoveOverhead option (ms). */
 int64_t search_move_overhead(const Search *s);
 /* Every option back to its default. 0, or -1 with a message in err. */
@@ -108,9 +107,9 @@ int search_options_default(Search *s, char *err, size_t errlen);
  * for repetition draws) within limits, until *stop becomes non-zero.
  * emit may be NULL (bench).  Fills *res when res is non-NULL.
  */
-Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt,
-               const Key *prev, int nprev, const SearchLimits *limits,
-               atomic_int *stop, SearchEmit emit, void *ctx, SearchResult *res);
+Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt, const Key *prev,
+               int nprev, const SearchLimits *limits, atomic_int *stop, SearchEmit emit, void *ctx,
+               SearchResult *res);
 
 
 /*
@@ -150,8 +149,7 @@ enum { SOLVE_END_DONE, SOLVE_END_BUDGET, SOLVE_END_STOPPED, SOLVE_END_DEEP };
 
 /* 0 with *out filled (partly when out->ended is not SOLVE_END_DONE), or -1
  * when out of memory or the game has no plies_left bound. */
-int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt,
-                 const Key *prev, int nprev, const SearchLimits *limits, atomic_int *stop,
-                 SolveReport *out);
+int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *opt, const Key *prev,
+                 int nprev, const SearchLimits *limits, atomic_int *stop, SolveReport *out);
 
 #endif

@@ -24,25 +24,25 @@ enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
 /* Deepest ply any searcher walks (alpha-beta iterations stop below it). */
 #define MAX_PLY 128
 
-typedef struct Mcts Mcts; /* mcts_internal.h */
+typedef struct Mcts Mcts;     /* mcts_internal.h */
 typedef struct AbPool AbPool; /* ab.c: alpha-beta threads' buffers */
 
 struct Search {
-    int algo;          /* ALGO_* */
-    int64_t hash_mb;   /* Hash option */
-    int threads;       /* Threads option (alpha-beta) */
-    int mcts_policy;   /* MCTS_POLICY_* */
-    int mcts_explore;  /* UCT exploration constant, in hundredths */
-    int mcts_playout_cap; /* playout length cap for games that may not end */
+    int algo;              /* ALGO_* */
+    int64_t hash_mb;       /* Hash option */
+    int threads;           /* Threads option (alpha-beta) */
+    int mcts_policy;       /* MCTS_POLICY_* */
+    int mcts_explore;      /* UCT exploration constant, in hundredths */
+    int mcts_playout_cap;  /* playout length cap for games that may not end */
     int64_t move_overhead; /* MoveOverhead option, ms off every clock */
-    int ab_qs_plies;   /* quiescence depth cap, 0 = stand pat only (internal) */
-    int ab_lmr;        /* late move reductions on (internal) */
-    TT tt;             /* alpha-beta, allocated on first use */
-    Mcts *mcts;        /* MCTS tree, allocated on first use */
-    AbPool *ab_pool;   /* alpha-beta threads' buffers, kept between searches */
-    atomic_int halt;   /* internal stop: time, node limit, helpers' end */
-    uint64_t rng;      /* Search=random: state, fixed seed, mixed with the root key */
-    int solve_failed;  /* ab_solve.c: the plies-left bound where the solver's
+    int ab_qs_plies;       /* quiescence depth cap, 0 = stand pat only (internal) */
+    int ab_lmr;            /* late move reductions on (internal) */
+    TT tt;                 /* alpha-beta, allocated on first use */
+    Mcts *mcts;            /* MCTS tree, allocated on first use */
+    AbPool *ab_pool;       /* alpha-beta threads' buffers, kept between searches */
+    atomic_int halt;       /* internal stop: time, node limit, helpers' end */
+    uint64_t rng;          /* Search=random: state, fixed seed, mixed with the root key */
+    int solve_failed;      /* ab_solve.c: the plies-left bound where the solver's
                         * last full share under a clock failed; 0 = none */
 };
 
@@ -102,8 +102,8 @@ typedef struct SearchProgress {
     int hashfull;               /* permille */
     const Move *pv;             /* from the root; may be cut at an illegal move */
     int npv;
-    int solved;                 /* a SEARCH_INFO_SOLVED report follows */
-    int no_line;                /* only that report (the progress was told already) */
+    int solved;  /* a SEARCH_INFO_SOLVED report follows */
+    int no_line; /* only that report (the progress was told already) */
 } SearchProgress;
 
 /* Hands the search's emit callback, when it has one, a SearchInfo of p:

@@ -47,8 +47,7 @@ int timeman_bounded(const SearchLimits *l)
 {
     if (l->infinite)
         return 0;
-    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[0] >= 0 ||
-           l->time[1] >= 0;
+    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[0] >= 0 || l->time[1] >= 0;
 }
 
 int timeman_starved(int64_t wall_ms, int64_t cpu_ms)
@@ -132,7 +131,10 @@ void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t over
     timeman_budget(l, side, overhead_ms, &tm->soft_ms, &tm->hard_ms);
 }
 
-int64_t timeman_elapsed(const TimeManager *tm) { return time_now_ms() - tm->start_ms; }
+int64_t timeman_elapsed(const TimeManager *tm)
+{
+    return time_now_ms() - tm->start_ms;
+}
 
 /* Wall ms since go, with a look at the CPU time now and then.  Starvation
  * is judged again at every look, over the whole time since go: a thread the

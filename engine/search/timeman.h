@@ -39,13 +39,13 @@
 #define TIME_STARVE_MIN_MS 20
 
 typedef struct TimeManager {
-    int64_t start_ms;   /* monotonic clock when go was read */
-    int64_t soft_ms;    /* -1 = none */
-    int64_t hard_ms;    /* -1 = none */
-    int64_t cpu0_us;    /* the searching thread's CPU time at timeman_init() */
-    int64_t next_look;  /* wall ms (since start) of the next look at the CPU time */
-    int starved;        /* at the last look: the budgets count half */
-    int64_t late_ms;    /* from go read to timeman_init(): counted twice */
+    int64_t start_ms;  /* monotonic clock when go was read */
+    int64_t soft_ms;   /* -1 = none */
+    int64_t hard_ms;   /* -1 = none */
+    int64_t cpu0_us;   /* the searching thread's CPU time at timeman_init() */
+    int64_t next_look; /* wall ms (since start) of the next look at the CPU time */
+    int starved;       /* at the last look: the budgets count half */
+    int64_t late_ms;   /* from go read to timeman_init(): counted twice */
 } TimeManager;
 
 /* Monotonic milliseconds (CLOCK_MONOTONIC): the time base of start_ms. */

@@ -15,8 +15,7 @@
 #define F_PROVEN_SHIFT 58
 #define F_AGE_SHIFT 59
 
-static inline uint64_t tt_pack(Move move, int score, int depth, int bound, int proven,
-                               unsigned age)
+static inline uint64_t tt_pack(Move move, int score, int depth, int bound, int proven, unsigned age)
 {
     if (depth < 0)
         depth = 0;
@@ -25,16 +24,33 @@ static inline uint64_t tt_pack(Move move, int score, int depth, int bound, int p
     return ((uint64_t)move << F_MOVE_SHIFT) |
            ((uint64_t)(uint16_t)(int16_t)score << F_SCORE_SHIFT) |
            ((uint64_t)depth << F_DEPTH_SHIFT) | ((uint64_t)(bound & 3) << F_BOUND_SHIFT) |
-           ((uint64_t)(proven ? 1 : 0) << F_PROVEN_SHIFT) |
-           ((uint64_t)(age & 31) << F_AGE_SHIFT);
+           ((uint64_t)(proven ? 1 : 0) << F_PROVEN_SHIFT) | ((uint64_t)(age & 31) << F_AGE_SHIFT);
 }
 
-static inline Move d_move(uint64_t d) { return (Move)(d & 0xffffffffu); }
-static inline int d_score(uint64_t d) { return (int16_t)(uint16_t)(d >> F_SCORE_SHIFT); }
-static inline int d_depth(uint64_t d) { return (int)((d >> F_DEPTH_SHIFT) & 0xff); }
-static inline int d_bound(uint64_t d) { return (int)((d >> F_BOUND_SHIFT) & 3); }
-static inline int d_proven(uint64_t d) { return (int)((d >> F_PROVEN_SHIFT) & 1); }
-static inline unsigned d_age(uint64_t d) { return (unsigned)(d >> F_AGE_SHIFT) & 31; }
+static inline Move d_move(uint64_t d)
+{
+    return (Move)(d & 0xffffffffu);
+}
+static inline int d_score(uint64_t d)
+{
+    return (int16_t)(uint16_t)(d >> F_SCORE_SHIFT);
+}
+static inline int d_depth(uint64_t d)
+{
+    return (int)((d >> F_DEPTH_SHIFT) & 0xff);
+}
+static inline int d_bound(uint64_t d)
+{
+    return (int)((d >> F_BOUND_SHIFT) & 3);
+}
+static inline int d_proven(uint64_t d)
+{
+    return (int)((d >> F_PROVEN_SHIFT) & 1);
+}
+static inline unsigned d_age(uint64_t d)
+{
+    return (unsigned)(d >> F_AGE_SHIFT) & 31;
+}
 
 size_t tt_bytes_for_mb(int64_t mb)
 {
@@ -89,7 +105,10 @@ void tt_clear(TT *t)
     t->age = 0;
 }
 
-void tt_new_search(TT *t) { t->age = (t->age + 1) % TT_AGE_MOD; }
+void tt_new_search(TT *t)
+{
+    t->age = (t->age + 1) % TT_AGE_MOD;
+}
 
 int tt_score_to(int score, int ply)
 {
@@ -129,8 +148,7 @@ int tt_probe(const TT *t, Key key, int ply, TTHit *hit)
     return 0;
 }
 
-void tt_store(TT *t, Key key, int ply, Move move, int score, int depth, int bound,
-              int proven)
+void tt_store(TT *t, Key key, int ply, Move move, int score, int depth, int bound, int proven)
 {
     if (!t->buckets)
         return;
@@ -154,8 +172,7 @@ void tt_store(TT *t, Key key, int ply, Move move, int score, int depth, int boun
              * new store has none. */
             if (move == MOVE_NONE)
                 move = d_move(d);
-            if (bound != TT_EXACT && d_age(d) == t->age && d_depth(d) > depth + 2 &&
-                !proven)
+            if (bound != TT_EXACT && d_age(d) == t->age && d_depth(d) > depth + 2 && !proven)
                 return;
             victim = e;
             break;

@@ -93,8 +93,7 @@ int tt_score_from(int score, int ply);
 
 /* Returns 1 and fills *hit when key is found. */
 int tt_probe(const TT *t, Key key, int ply, TTHit *hit);
-void tt_store(TT *t, Key key, int ply, Move move, int score, int depth, int bound,
-              int proven);
+void tt_store(TT *t, Key key, int ply, Move move, int score, int depth, int bound, int proven);
 /* Entries of the current age per thousand, sampled on the first 250 buckets. */
 int tt_hashfull(const TT *t);
 

@@ -20,11 +20,20 @@ int units_winrate_cp(double q)
     return (int)lround(UNITS_WINRATE_SCALE * log(q / (1.0 - q)));
 }
 
-int units_mate(int plies) { return SCORE_MATE - plies; }
+int units_mate(int plies)
+{
+    return SCORE_MATE - plies;
+}
 
-int units_is_mate(int score) { return score >= SCORE_MATE_BOUND || score <= -SCORE_MATE_BOUND; }
+int units_is_mate(int score)
+{
+    return score >= SCORE_MATE_BOUND || score <= -SCORE_MATE_BOUND;
+}
 
-int units_mate_plies(int score) { return SCORE_MATE - (score < 0 ? -score : score); }
+int units_mate_plies(int score)
+{
+    return SCORE_MATE - (score < 0 ? -score : score);
+}
 
 int units_mate_moves(int score)
 {
@@ -40,7 +49,10 @@ int units_result_score(int result, int stm, int ply)
     return winner == stm ? units_mate(ply) : -units_mate(ply);
 }
 
-int units_value_plies(int v) { return VALUE_WIN - (v < 0 ? -v : v); }
+int units_value_plies(int v)
+{
+    return VALUE_WIN - (v < 0 ? -v : v);
+}
 
 int units_result_value(int result, int side)
 {

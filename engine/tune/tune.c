@@ -54,8 +54,8 @@ int tune_set_add(TuneSet *s, const void *pos, double result, int score)
     return 0;
 }
 
-int tune_set_load(TuneSet *s, FILE *f, const GameOptions *opt, int (*keep)(int i),
-                  char *err, size_t errlen)
+int tune_set_load(TuneSet *s, FILE *f, const GameOptions *opt, int (*keep)(int i), char *err,
+                  size_t errlen)
 {
     char line[FEN_MAX + 64], ferr[256];
     unsigned char pos[POS_MAX_BYTES];
@@ -63,8 +63,8 @@ int tune_set_load(TuneSet *s, FILE *f, const GameOptions *opt, int (*keep)(int i
     while (fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
-                       line[len - 1] == ' ' || line[len - 1] == '\t'))
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
+                       line[len - 1] == '\t'))
             line[--len] = 0;
         const char *p = line;
         while (*p == ' ' || *p == '\t')
@@ -178,9 +178,8 @@ double tune_set_error(const TuneSet *s, const float *target, double k, int *eval
     return tune_error(eval, target, s->n, k);
 }
 
-double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed,
-                    const float *target, double k, int first_step, int max_passes,
-                    FILE *log)
+double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed, const float *target,
+                    double k, int first_step, int max_passes, FILE *log)
 {
     int *eval = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *eval);
     if (!eval)
@@ -210,8 +209,8 @@ double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed,
                 if (t->w[i] != orig) {
                     changed = 1;
                     if (log)
-                        fprintf(log, "  step %d pass %d: %s %d -> %d  error %.6f\n", step,
-                                pass + 1, t->names[i], orig, t->w[i], best);
+                        fprintf(log, "  step %d pass %d: %s %d -> %d  error %.6f\n", step, pass + 1,
+                                t->names[i], orig, t->w[i], best);
                 }
             }
             if (log)

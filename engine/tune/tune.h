@@ -49,8 +49,8 @@ int tune_set_add(TuneSet *s, const void *pos, double result, int score);
  * line when keep is NULL).  Returns the number of records added, or -1
  * with a message in err (a malformed line or FEN).
  */
-int tune_set_load(TuneSet *s, FILE *f, const GameOptions *opt, int (*keep)(int i),
-                  char *err, size_t errlen);
+int tune_set_load(TuneSet *s, FILE *f, const GameOptions *opt, int (*keep)(int i), char *err,
+                  size_t errlen);
 
 /* 1 / (1 + exp(-k * x)). */
 double tune_sigmoid(double k, double x);
@@ -76,9 +76,8 @@ double tune_set_error(const TuneSet *s, const float *target, double k, int *eval
  * step).  Progress lines go to log (may be NULL).  Returns the final error;
  * t's weights hold the best found.
  */
-double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed,
-                    const float *target, double k, int first_step, int max_passes,
-                    FILE *log);
+double tune_descend(const TuneSet *s, const TuneTable *t, const int *fixed, const float *target,
+                    double k, int first_step, int max_passes, FILE *log);
 
 /* The table as C source: "name[] = { ... };" with one commented entry a
  * line. */

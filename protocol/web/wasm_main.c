@@ -44,9 +44,15 @@ __attribute__((export_name("web_start"))) int web_start(void)
     return engine ? 0 : -1;
 }
 
-__attribute__((export_name("web_alloc"))) void *web_alloc(size_t n) { return malloc(n); }
+__attribute__((export_name("web_alloc"))) void *web_alloc(size_t n)
+{
+    return malloc(n);
+}
 
-__attribute__((export_name("web_free"))) void web_free(void *p) { free(p); }
+__attribute__((export_name("web_free"))) void web_free(void *p)
+{
+    free(p);
+}
 
 __attribute__((export_name("web_command"))) int web_command(const char *line, size_t len)
 {

@@ -46,8 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         devnull = fopen("/dev/null", "w");
     if (!devnull)
         abort();
-    SessionCaps caps = {.sync_search = 1, .max_perft = 1, .allow_bench = 0,
-                       .max_hash_mb = 1, .max_threads = 1};
+    SessionCaps caps = {.sync_search = 1,
+                        .max_perft = 1,
+                        .allow_bench = 0,
+                        .max_hash_mb = 1,
+                        .max_threads = 1};
     Session *e = session_new(devnull, &caps);
     if (!e)
         abort();

@@ -39,9 +39,21 @@ static inline int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr
     *m = 0;
     return 0;
 }
-static inline int pthread_mutex_destroy(pthread_mutex_t *m) { (void)m; return 0; }
-static inline int pthread_mutex_lock(pthread_mutex_t *m) { (void)m; return 0; }
-static inline int pthread_mutex_unlock(pthread_mutex_t *m) { (void)m; return 0; }
+static inline int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+    (void)m;
+    return 0;
+}
+static inline int pthread_mutex_lock(pthread_mutex_t *m)
+{
+    (void)m;
+    return 0;
+}
+static inline int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+    (void)m;
+    return 0;
+}
 
 static inline int pthread_attr_init(pthread_attr_t *a)
 {
@@ -53,12 +65,19 @@ static inline int pthread_attr_setdetachstate(pthread_attr_t *a, int state)
     *a = state;
     return 0;
 }
-static inline int pthread_attr_destroy(pthread_attr_t *a) { (void)a; return 0; }
+static inline int pthread_attr_destroy(pthread_attr_t *a)
+{
+    (void)a;
+    return 0;
+}
 
 static inline int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
                                  void *arg)
 {
-    (void)t; (void)a; (void)fn; (void)arg;
+    (void)t;
+    (void)a;
+    (void)fn;
+    (void)arg;
     return EAGAIN;
 }
 static inline int pthread_join(pthread_t t, void **ret)
