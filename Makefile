@@ -30,6 +30,17 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
 
+# Each compile and link says one short line ("  CC  engine/game.c"); V=1
+# shows the whole commands.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+brief = @:
+else
+Q := @
+brief = @printf '  %-3s %s\n' $(1) $(2)
+endif
+
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE     := -std=c11 -D_GNU_SOURCE -pthread -MMD -MP
@@ -88,11 +99,13 @@ PGO_USE  := -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-m
 
 build/pgo/%.o: %.c
 	@mkdir -p $(dir $@) $(dir build/obj/$*)
-	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
+	$(call brief,CC,$<)
+	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
 		-dumpbase build/obj/$*.c -dumpbase-ext .c -MF build/pgo/$*.d $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 
 build/pgo/morelli: $(PGO_OBJ)
-	$(CC) $(RELEASE) -fprofile-generate $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) -fprofile-generate $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
 	@find build/obj -name '*.gcda' -delete
@@ -101,23 +114,28 @@ build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
 
 build/obj/%.o: %.c build/pgo/profile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
+	$(call brief,CC,$<)
+	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 else
 PGO_USE  :=
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
+	$(call brief,CC,$<)
+	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 endif
 
 build/morelli: build/obj/protocol/main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/match: build/obj/bench/match/match_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tools (not part of `make` or `make test`) -----------------------------
 #   make tools      build/eval_tune (docs/tuning.md), build/search_tune
@@ -126,7 +144,8 @@ TOOL_BINS := build/eval_tune build/search_tune
 tools: $(TOOL_BINS)
 
 $(TOOL_BINS): build/%: build/obj/bench/%_main.o $(REL_OBJ)
-	$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 # --- tests (one flavour per object directory) -------------------------------
 # $(1): flavour name, $(2): compile flags, $(3): compiler (empty: $(CC))
@@ -136,14 +155,18 @@ $(1)_SUP  := $$(TEST_SUP:%.c=build/$(1)/%.o)
 $(1)_BINS := $$(TEST_SRC:tests/%.c=build/$(1)/bin/%)
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(if $(3),$(3),$$(CC)) $$(BASE) $$(call layer_inc,$$<) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@ $$(LAYER_HINT)
+	$$(call brief,CC,$$<)
+	$$(Q)$(if $(3),$(3),$$(CC)) $$(BASE) $$(call layer_inc,$$<) $$(WARN) $(2) $$(CMOCKA_CFLAGS) $$(CFLAGS) -c $$< -o $$@ $$(LAYER_HINT)
 build/$(1)/bin/%: build/$(1)/tests/%.o $$($(1)_SUP) $$($(1)_LIB) $$(wildcard build/cmocka.mk)
 	@mkdir -p $$(dir $$@)
-	$(if $(3),$(3),$$(CC)) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
+	$$(call brief,LD,$$@)
+	$$(Q)$(if $(3),$(3),$$(CC)) $(2) $$(filter %.o,$$^) -o $$@ $$(CMOCKA_LDFLAGS) -lcmocka $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/morelli: build/$(1)/protocol/main.o $$($(1)_LIB)
-	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+	$$(call brief,LD,$$@)
+	$$(Q)$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/match: build/$(1)/bench/match/match_main.o $$($(1)_LIB)
-	$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
+	$$(call brief,LD,$$@)
+	$$(Q)$(if $(3),$(3),$$(CC)) $(2) $$^ -o $$@ $$(LDLIBS) $$(LDFLAGS)
 build/$(1)/layers.ok: $$($(1)_LIB) tests/layers.sh
 	@sh tests/layers.sh symbols build/$(1) && touch $$@
 build/$(1)/all: build/$(1)/morelli $$($(1)_BINS) build/$(1)/layers.ok
