@@ -258,7 +258,7 @@ static void test_make_openings(void **state)
 /* --- whole matches ----------------------------------------------------------------------- */
 
 typedef struct PgnGame {
-    char variant[32], fen[FEN_MAX], result[16], term[32], p1[64];
+    char variant[32], fen[FEN_MAX], result[16], term[32], white[64];
     int plycount, nmoves;
     char moves[1200][MOVE_STR_MAX];
 } PgnGame;
@@ -283,8 +283,8 @@ static int pgn_next(FILE *f, PgnGame *g)
                     match_str_copy(g->result, sizeof g->result, val);
                 if (!strcmp(key, "Termination"))
                     match_str_copy(g->term, sizeof g->term, val);
-                if (!strcmp(key, "P1"))
-                    match_str_copy(g->p1, sizeof g->p1, val);
+                if (!strcmp(key, "White"))
+                    match_str_copy(g->white, sizeof g->white, val);
                 if (!strcmp(key, "PlyCount"))
                     g->plycount = atoi(val);
             }
@@ -349,16 +349,20 @@ static int check_records(const char *path, const char *first, int games)
         }
         int r = past_result(g, pos, h.keys, h.len);
         past_free(&h);
-        const char *want = r == RESULT_P1_WIN ? "1-0" : r == RESULT_P2_WIN ? "0-1" : "1/2-1/2";
+        /* PGN's Result is White's; Morelli's p1 is Black. */
+        int p1_white = strcmp(g->side_names[0], "White") == 0;
+        const char *want = r == RESULT_DRAW                   ? "1/2-1/2"
+                           : (r == RESULT_P1_WIN) == p1_white ? "1-0"
+                                                              : "0-1";
         if (!strcmp(pg.term, "rules") || !strcmp(pg.term, "repetition") ||
             !strcmp(pg.term, "move rule"))
             assert_string_equal(pg.result, want);
         else
             assert_string_equal(pg.term, "max plies");
-        int p1_first = !strcmp(pg.p1, first);
+        int white_first = !strcmp(pg.white, first);
         if (!strcmp(pg.result, "1/2-1/2"))
             half += 1;
-        else if ((strcmp(pg.result, "1-0") == 0) == p1_first)
+        else if ((strcmp(pg.result, "1-0") == 0) == white_first)
             half += 2;
     }
     fclose(f);

@@ -70,7 +70,6 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&m->lock);
         if (k < 0)
             break;
-        int played = 0;
         for (int i = 0; i < 2 && 2 * k + i < c->games; i++) {
             GameRecord *rec = &recs[i];
             rec->number = 2 * k + i + 1;
@@ -79,14 +78,12 @@ static void *worker_main(void *arg)
             rec->opening = m->nopenings ? m->openings[k % m->nopenings] : "startpos";
             play_game(m, w, rec);
             pthread_mutex_lock(&m->lock);
+            /* A pair counts before its second game's progress line, so the
+             * LLR that line shows is the one of every pair complete. */
+            if (i == 1)
+                pair_done(m, &recs[0], &recs[1]);
             game_done(m, rec);
             keep_result(m, rec);
-            pthread_mutex_unlock(&m->lock);
-            played++;
-        }
-        if (played == 2) {
-            pthread_mutex_lock(&m->lock);
-            pair_done(m, &recs[0], &recs[1]);
             pthread_mutex_unlock(&m->lock);
         }
     }
@@ -293,9 +290,9 @@ int match_merge(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err,
         r->term = g->term;
         r->forfeit = g->forfeit;
         snprintf(r->disagree, sizeof r->disagree, "%s", g->disagree ? "yes" : "");
-        game_done(&m, r);
         if (g->number % 2 == 0)
             pair_done(&m, &rec[0], &rec[1]);
+        game_done(&m, r);
     }
     report(&m);
     if (cfg->results[0]) /* the whole match as one shard, 1/1 */

@@ -67,14 +67,19 @@ const char *side_name(const Game *g, int side)
     return name ? name : side == SIDE_P1 ? "p1" : "p2";
 }
 
-const char *result_text(int result)
+int white_side(const Game *g)
 {
-    switch (result) {
-    case RESULT_P1_WIN: return "1-0";
-    case RESULT_P2_WIN: return "0-1";
-    case RESULT_DRAW: return "1/2-1/2";
-    default: return "*";
-    }
+    return strcmp(side_name(g, SIDE_P2), "White") == 0 ? SIDE_P2 : SIDE_P1;
+}
+
+const char *result_text(const Game *g, int result)
+{
+    if (result == RESULT_DRAW)
+        return "1/2-1/2";
+    if (result != RESULT_P1_WIN && result != RESULT_P2_WIN)
+        return "*";
+    int winner = result == RESULT_P1_WIN ? SIDE_P1 : SIDE_P2;
+    return winner == white_side(g) ? "1-0" : "0-1";
 }
 
 

@@ -166,8 +166,9 @@ void demo_end(Match *m, const GameRecord *rec)
     const char *who = rec->result == RESULT_DRAW     ? "nobody"
                       : rec->result == RESULT_P1_WIN ? c->engines[rec->p1].name
                                                      : c->engines[1 - rec->p1].name;
-    fprintf(out, "\nResult: %s (%s wins) after %d plies: %s%s%s\n", result_text(rec->result), who,
-            rec->nplies, rec->reason, rec->disagree[0] ? "; disagreement: " : "", rec->disagree);
+    fprintf(out, "\nResult: %s (%s wins) after %d plies: %s%s%s\n", result_text(g, rec->result),
+            who, rec->nplies, rec->reason, rec->disagree[0] ? "; disagreement: " : "",
+            rec->disagree);
     fprintf(out, "Summary:\n");
     for (int k = 0; k < 2; k++) {
         int e = k == 0 ? rec->p1 : 1 - rec->p1;

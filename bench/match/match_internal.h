@@ -49,6 +49,7 @@ typedef struct PlyInfo {
     int64_t ms;        /* go written to bestmove read */
     int64_t budget_ms; /* the clock left or the movetime; -1 none */
     uint64_t nodes;    /* of the last info line with nodes (MCTS: playouts) */
+    int side;          /* SIDE_* of the mover */
 } PlyInfo;
 
 typedef struct GameRecord {
@@ -99,8 +100,12 @@ int starts_with(const char *s, const char *word);
 const char *after_word(const char *line, const char *key);
 /* "Black" or "White": what side of game g is called. */
 const char *side_name(const Game *g, int side);
-/* 1-0, 0-1, 1/2-1/2 or *. */
-const char *result_text(int result);
+/* The side of game g that PGN calls White: the one named "White", else p1
+ * (Morelli: p2, since Black moves first there). */
+int white_side(const Game *g);
+/* A RESULT_* as PGN writes it: 1-0 when White (white_side) won, 0-1 when
+ * Black did, 1/2-1/2, or *. */
+const char *result_text(const Game *g, int result);
 
 /* --- match_player.c --- */
 

@@ -262,6 +262,7 @@ void play_game(Match *m, Worker *w, GameRecord *rec)
         const TimeControl *tc = side_tc[side];
         go_command(tc, clock, inc, cmd, sizeof cmd);
         PlyInfo info = {0};
+        info.side = side;
         info.budget_ms = tc->type == TC_CLOCK      ? clock[side]
                          : tc->type == TC_MOVETIME ? tc->movetime_ms
                                                    : -1;

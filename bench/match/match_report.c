@@ -50,25 +50,37 @@ static void pgn_tag(FILE *f, const char *key, const char *value)
     fputs("\"]\n", f);
 }
 
+/*
+ * One game record.  The tags open with PGN's seven-tag roster (Event, Site,
+ * Date, Round, White, Black, Result) and Result is White's: 1-0 a win of the
+ * [White] player, whatever side moved first (Morelli's first player is
+ * Black).  The movetext numbers moves as PGN does: "N." before White's move,
+ * "N..." before a Black move that opens the movetext, N counting up after
+ * each Black move; a game that Black starts opens with "1...", from a FEN
+ * with Black to move.
+ */
 static void write_pgn(Match *m, const GameRecord *rec)
 {
     const MatchConfig *c = m->c;
+    const Game *g = c->game;
     FILE *f = m->pgn;
     char buf[MATCH_MAX_OPTIONS * (MATCH_NAME_MAX + MATCH_VALUE_MAX + 2)];
     const char *n1 = c->engines[rec->p1].name, *n2 = c->engines[1 - rec->p1].name;
+    int white = white_side(g);
     char num[32];
     pgn_tag(f, "Event", "morelli match");
     pgn_tag(f, "Site", "?");
     pgn_tag(f, "Date", m->date);
     snprintf(num, sizeof num, "%d", rec->round);
     pgn_tag(f, "Round", num);
+    pgn_tag(f, "White", white == SIDE_P1 ? n1 : n2);
+    pgn_tag(f, "Black", white == SIDE_P1 ? n2 : n1);
+    pgn_tag(f, "Result", result_text(g, rec->result));
     snprintf(num, sizeof num, "%d", rec->number);
     pgn_tag(f, "Game", num);
-    pgn_tag(f, "Variant", c->game->name);
+    pgn_tag(f, "Variant", g->name);
     pgn_tag(f, "P1", n1);
     pgn_tag(f, "P2", n2);
-    pgn_tag(f, side_name(c->game, SIDE_P1), n1);
-    pgn_tag(f, side_name(c->game, SIDE_P2), n2);
     option_list(c->each, c->neach, buf, sizeof buf);
     if (buf[0])
         pgn_tag(f, "Options", buf);
@@ -89,8 +101,8 @@ static void write_pgn(Match *m, const GameRecord *rec)
         pgn_tag(f, "P2TimeControl", buf);
     }
     pgn_tag(f, "Opening", rec->opening);
+    pgn_tag(f, "SetUp", "1");
     pgn_tag(f, "FEN", rec->start_fen);
-    pgn_tag(f, "Result", result_text(rec->result));
     pgn_tag(f, "Termination", term_names[rec->term]);
     pgn_tag(f, "Reason", rec->reason);
     if (rec->disagree[0])
@@ -98,10 +110,10 @@ static void write_pgn(Match *m, const GameRecord *rec)
     snprintf(num, sizeof num, "%d", rec->nplies);
     pgn_tag(f, "PlyCount", num);
     fputc('\n', f);
-    int col = 0;
+    int col = 0, moveno = 1;
     for (int i = 0; i < rec->nplies; i++) {
         const PlyInfo *pl = &rec->plies[i];
-        char item[MOVE_STR_MAX + 64], comment[48] = "";
+        char item[MOVE_STR_MAX + 96], comment[48] = "", number[24] = "";
         if (pl->has_score && pl->mate)
             snprintf(comment, sizeof comment, " {M%d/%d %" PRId64 "ms}", pl->score, pl->depth,
                      pl->ms);
@@ -110,10 +122,13 @@ static void write_pgn(Match *m, const GameRecord *rec)
                      pl->depth, pl->ms);
         else
             snprintf(comment, sizeof comment, " {%" PRId64 "ms}", pl->ms);
-        if (i % 2 == 0)
-            snprintf(item, sizeof item, "%d. %s%s", i / 2 + 1, pl->text, comment);
-        else
-            snprintf(item, sizeof item, "%s%s", pl->text, comment);
+        if (pl->side == white)
+            snprintf(number, sizeof number, "%d. ", moveno);
+        else if (i == 0 || rec->plies[i - 1].side != white)
+            snprintf(number, sizeof number, "%d... ", moveno);
+        snprintf(item, sizeof item, "%s%s%s", number, pl->text, comment);
+        if (pl->side != white)
+            moveno++;
         int n = (int)strlen(item);
         if (col > 0 && col + 1 + n > 79) {
             fputc('\n', f);
@@ -122,7 +137,7 @@ static void write_pgn(Match *m, const GameRecord *rec)
         fprintf(f, "%s%s", col ? " " : "", item);
         col += n + (col ? 1 : 0);
     }
-    fprintf(f, "%s%s\n\n", col ? " " : "", result_text(rec->result));
+    fprintf(f, "%s%s\n\n", col ? " " : "", result_text(g, rec->result));
     fflush(f);
 }
 
@@ -216,9 +231,10 @@ void game_done(Match *m, const GameRecord *rec)
     if (m->tty)
         fprintf(m->out, "\r\033[K");
     if (!m->tty || rec->forfeit >= 0 || rec->disagree[0]) {
-        fprintf(m->out, "game %d/%d: %s - %s %s (%s)%s%s\n", rec->number, total,
-                c->engines[rec->p1].name, c->engines[1 - rec->p1].name, result_text(rec->result),
-                rec->reason, rec->disagree[0] ? "; disagreement: " : "", rec->disagree);
+        int w = white_side(c->game) == SIDE_P1 ? rec->p1 : 1 - rec->p1;
+        fprintf(m->out, "game %d/%d: %s - %s %s (%s)%s%s\n", rec->number, total, c->engines[w].name,
+                c->engines[1 - w].name, result_text(c->game, rec->result), rec->reason,
+                rec->disagree[0] ? "; disagreement: " : "", rec->disagree);
     }
     fprintf(m->out, "%d/%d games  %s: +%d =%d -%d  %s%s%s", s->games, total, c->engines[0].name,
             s->wins, s->draws, s->losses, elo, sprt, m->tty ? "" : "\n");
