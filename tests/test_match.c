@@ -562,8 +562,10 @@ static void test_start_failures(void **state)
 }
 
 /* An SPRT that decides stops the match long before its game count, with
- * either model; the engine that always loses gets H0 for elo0=0 elo1=5
- * when it is the first engine. */
+ * either model; the engine that always loses gets H0 for elo0=0 elo1=400
+ * when it is the first engine.  (With elo1=5 a game can move the LLR by
+ * log(s1/s0) = 0.0143 at most: some 200 units to decide, see
+ * docs/match.md.) */
 static void sprt_match(int model, int fake_first, int want)
 {
     static MatchConfig c;
@@ -577,7 +579,7 @@ static void sprt_match(int model, int fake_first, int want)
     c.sprt = 1;
     c.sprt_model = model;
     c.elo0 = 0;
-    c.elo1 = 5;
+    c.elo1 = 400;
     MatchSummary s;
     run_match(&c, &s, NULL);
     assert_int_equal(s.sprt_decision, want);

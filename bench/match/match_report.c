@@ -168,10 +168,42 @@ static void update_sprt(Match *m)
 
 static void fmt_elo(double x, char *buf, size_t len)
 {
-    if (isinf(x))
-        snprintf(buf, len, "%sinf", x > 0 ? "+" : "-");
+    snprintf(buf, len, "%+.1f", fabs(x) < 0.05 ? 0.0 : x);
+}
+
+/*
+ * The Elo of a sample as text: "Elo +12.3 [-20.1, +45.0]" (with " (95%)"
+ * when pct), a bound alone when the other is out of reach ("Elo +381.7,
+ * above +150.2"), or why there is none ("Elo: too few games (all 10
+ * won)"): never an infinite Elo shown as a measurement.  unit names the
+ * sample's units (games or pairs).
+ */
+static void elo_text(const EloEstimate *e, const char *unit, int pct, char *buf, size_t len)
+{
+    char a[16], lo[16], hi[16];
+    const char *p = pct ? " (95%)" : "";
+    if (!e->measured) {
+        int n = (int)(e->units + 0.5);
+        if (e->score >= 1 || e->score <= 0)
+            snprintf(buf, len, "Elo: too few %s (all %d %s)", unit, n,
+                     e->score >= 1 ? "won" : "lost");
+        else if (!strcmp(unit, "games"))
+            snprintf(buf, len, "Elo: too few %s (all %d drawn)", unit, n);
+        else
+            snprintf(buf, len, "Elo: too few %s (all %d scored %g of 2)", unit, n, 2 * e->score);
+        return;
+    }
+    fmt_elo(e->elo, a, sizeof a);
+    fmt_elo(e->elo_lo, lo, sizeof lo);
+    fmt_elo(e->elo_hi, hi, sizeof hi);
+    if (e->has_lo && e->has_hi)
+        snprintf(buf, len, "Elo %s [%s, %s]%s", a, lo, hi, p);
+    else if (e->has_lo)
+        snprintf(buf, len, "Elo %s, above %s%s", a, lo, p);
+    else if (e->has_hi)
+        snprintf(buf, len, "Elo %s, below %s%s", a, hi, p);
     else
-        snprintf(buf, len, "%+.1f", fabs(x) < 0.05 ? 0.0 : x);
+        snprintf(buf, len, "Elo %s, too few %s for an interval", a, unit);
 }
 
 /* "Elo +12.3 [-20.1, +45.0]" of the games so far. */
@@ -182,11 +214,7 @@ static void elo_line(const MatchSummary *s, char *buf, size_t len)
         snprintf(buf, len, "Elo -");
         return;
     }
-    char a[16], lo[16], hi[16];
-    fmt_elo(e.elo, a, sizeof a);
-    fmt_elo(e.elo_lo, lo, sizeof lo);
-    fmt_elo(e.elo_hi, hi, sizeof hi);
-    snprintf(buf, len, "Elo %s [%s, %s]", a, lo, hi);
+    elo_text(&e, "games", 0, buf, len);
 }
 
 void game_done(Match *m, const GameRecord *rec)
@@ -272,11 +300,8 @@ void report(Match *m)
     fprintf(out, "games %d: %s +%d =%d -%d", s->games, c->engines[0].name, s->wins, s->draws,
             s->losses);
     if (stats_elo_trinomial(s->wins, s->draws, s->losses, &e) == 0) {
-        char a[16], lo[16], hi[16];
-        fmt_elo(e.elo, a, sizeof a);
-        fmt_elo(e.elo_lo, lo, sizeof lo);
-        fmt_elo(e.elo_hi, hi, sizeof hi);
-        fprintf(out, "  score %.3f  Elo %s [%s, %s] (95%%)  LOS %.1f%%", e.score, a, lo, hi,
+        elo_text(&e, "games", 1, buf, sizeof buf);
+        fprintf(out, "  score %.3f  %s  LOS %.1f%%", e.score, buf,
                 100 * stats_los(s->wins, s->losses));
     }
     fprintf(out, "\n");
@@ -284,11 +309,8 @@ void report(Match *m)
         fprintf(out, "pairs %d: pentanomial [0, 1/2, 1, 3/2, 2] = [%d, %d, %d, %d, %d]", s->pairs,
                 s->penta[0], s->penta[1], s->penta[2], s->penta[3], s->penta[4]);
         if (stats_elo_pentanomial(s->penta, &e) == 0) {
-            char a[16], lo[16], hi[16];
-            fmt_elo(e.elo, a, sizeof a);
-            fmt_elo(e.elo_lo, lo, sizeof lo);
-            fmt_elo(e.elo_hi, hi, sizeof hi);
-            fprintf(out, "  Elo %s [%s, %s] (95%%)", a, lo, hi);
+            elo_text(&e, "pairs", 1, buf, sizeof buf);
+            fprintf(out, "  %s", buf);
         }
         fprintf(out, "\n");
     }

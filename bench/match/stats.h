@@ -25,14 +25,19 @@ double stats_elo_from_score(double score);
 double stats_score_from_elo(double elo);
 
 /* A sample summarised: its units' mean score, their variance (per unit),
- * the number of units, and the Elo with its 95% interval. */
+ * the number of units, and the Elo with its 95% interval when the sample
+ * can give them. */
 typedef struct EloEstimate {
-    double score;    /* mean score per game, 0..1 */
-    double variance; /* variance of one unit's score */
-    double units;    /* games (trinomial) or pairs (pentanomial) */
-    double elo;      /* Elo of score (+-inf when score is 1 or 0) */
-    double elo_lo;   /* Elo of score - 1.96 * sqrt(variance / units) */
-    double elo_hi;   /* Elo of score + 1.96 * sqrt(variance / units) */
+    double score;       /* mean score per game, 0..1 */
+    double variance;    /* variance of one unit's score */
+    double units;       /* games (trinomial) or pairs (pentanomial) */
+    int measured;       /* 0: too few games: every unit scored the same (all
+                      * won, all lost or all drawn); elo and its bounds are
+                      * then 0 and not to be shown */
+    double elo;         /* Elo of score, finite when measured */
+    int has_lo, has_hi; /* each bound is finite: score -+ 1.96 sd in (0, 1) */
+    double elo_lo;      /* Elo of score - 1.96 * sqrt(variance / units), or 0 */
+    double elo_hi;      /* Elo of score + 1.96 * sqrt(variance / units), or 0 */
 } EloEstimate;
 
 /* Returns 0, or -1 (and a zeroed estimate) when there is no unit. */
@@ -46,13 +51,16 @@ int stats_elo_pentanomial(const int p[5], EloEstimate *e);
 double stats_los(int wins, int losses);
 
 /*
- * Log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0) by the
- * GSPRT's normal approximation:
- *   LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)
- * where m, v are the sample's mean and per-unit variance, N its units and
- * s0, s1 the expected scores of elo0 and elo1.  An empty count is replaced
- * by 1e-3 before m and v are taken (as fishtest regularises), so a one-sided
- * sample still gives a finite LLR.  0 when there is no unit.
+ * Log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0), the
+ * generalised SPRT of fastchess's and fishtest's logistic model: with phat
+ * the sample's distribution over the unit scores and p0, p1 the
+ * distributions nearest to phat (maximum likelihood) whose means are s0
+ * and s1, the scores of elo0 and elo1,
+ *   LLR = N sum_k phat[k] log(p1[k] / p0[k]).
+ * An empty count is replaced by 1e-3 before phat is taken, and N is the
+ * sum of the counts so replaced (as fastchess does); one unit can move the
+ * LLR by at most the log of a ratio p1/p0, so small samples cannot jump.
+ * 0 when there is no unit.
  */
 double stats_llr_trinomial(int wins, int draws, int losses, double elo0, double elo1);
 double stats_llr_pentanomial(const int p[5], double elo0, double elo1);
