@@ -8,7 +8,9 @@
  * runner's report prints.  Each record is also checked for what a reader
  * relies on: the seven-tag roster first, the move number that opens the
  * movetext (1... when Black moves first), numbers that follow PGN's rule,
- * and a Termination and Reason that agree with the Result.
+ * and a Termination and Reason that agree with the Result.  Also: --merge
+ * refuses a results file that was cut, edited or is of another version
+ * (tests/data/match_merge_bad.txt), naming the line at fault.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -278,10 +280,131 @@ static void test_pgn_scores_match_report(void **state)
     assert_int_equal(variants, 7); /* Morelli, Morris and Fano */
 }
 
+/* --- --merge refuses a damaged results file, naming the line ---------------- */
+
+#define MERGE_DATA "match_merge_bad.txt"
+
+/* Parses args (blank-separated) as the command line and runs the match or
+ * the merge; returns what it returned, its message in err. */
+static int run_args(char *args, char *err, size_t errlen)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "match";
+    for (char *save = NULL, *t = strtok_r(args, " ", &save); t && argc < 63;
+         t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    static MatchConfig c;
+    match_config_default(&c);
+    if (match_parse_args(&c, argc, argv, "build/test", err, errlen) != 0)
+        fail_msg("%s", err);
+    FILE *out = fopen("/dev/null", "w");
+    assert_non_null(out);
+    MatchSummary s;
+    int rc = c.nmerge ? match_merge(&c, out, &s, err, errlen) : match_run(&c, out, &s, err, errlen);
+    fclose(out);
+    return rc;
+}
+
+/* The lines of the file at path (each with its '\n'), into lines[]. */
+static int read_lines(const char *path, char lines[][4096], int max)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int n = 0;
+    while (n < max && fgets(lines[n], 4096, f))
+        n++;
+    fclose(f);
+    return n;
+}
+
+static void test_merge_refuses(void **state)
+{
+    (void)state;
+    char results[64], pgn[64], bad[64], args[1024], err[1024];
+    snprintf(results, sizeof results, "/tmp/match_pgn_r_%d.txt", (int)getpid());
+    snprintf(pgn, sizeof pgn, "/tmp/match_pgn_r_%d.pgn", (int)getpid());
+    snprintf(bad, sizeof bad, "/tmp/match_pgn_bad_%d.txt", (int)getpid());
+    unlink(pgn);
+    snprintf(args, sizeof args,
+             "--engine cmd=%s name=one --engine cmd=%s name=two --variant morris --games 2 "
+             "--depth 1 --quiet --results %s --pgnout %s",
+             engine_bin(), engine_bin(), results, pgn);
+    assert_int_equal(run_args(args, err, sizeof err), 0);
+    static char lines[64][4096];
+    int n = read_lines(results, lines, 64);
+    assert_int_equal(n, 22);
+    snprintf(args, sizeof args, "--merge %s", results);
+    assert_int_equal(run_args(args, err, sizeof err), 0); /* whole, it is taken */
+
+    FILE *data = td_open(MERGE_DATA);
+    char line[512];
+    int lineno = 0, cases = 0;
+    while (td_next_line(data, line, sizeof line, &lineno)) {
+        char *bar = strchr(line, '|');
+        assert_non_null(bar);
+        *bar = '\0';
+        const char *want = bar + 2, *path = bad;
+        char kind[16] = "", text[256] = "";
+        int at = 0, word = 0, cut = 0;
+        sscanf(line, "%15s", kind);
+        FILE *f = fopen(bad, "w");
+        assert_non_null(f);
+        size_t written = 0;
+        for (int i = 0; i < n; i++) {
+            char copy[4096];
+            memcpy(copy, lines[i], sizeof copy);
+            if (!strcmp(kind, "line") && sscanf(line, "line %d %255[^\n]", &at, text) == 2 &&
+                at == i + 1) {
+                size_t tl = strlen(text);
+                while (tl && text[tl - 1] == ' ')
+                    text[--tl] = '\0';
+                snprintf(copy, sizeof copy, "%s\n", text);
+            } else if (!strcmp(kind, "word") &&
+                       sscanf(line, "word %d %d %255s", &at, &word, text) == 3 && at == i + 1) {
+                /* Word number word of the line becomes text. */
+                char out[4096] = "", *save = NULL;
+                int k = 0;
+                copy[strcspn(copy, "\n")] = '\0';
+                for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+                    size_t used = strlen(out);
+                    k++;
+                    snprintf(out + used, sizeof out - used, "%s%s", k > 1 ? " " : "",
+                             k == word ? text : t);
+                }
+                snprintf(copy, sizeof copy, "%s\n", out);
+            } else if (!strcmp(kind, "drop") && sscanf(line, "drop %d", &at) == 1 && at == i + 1) {
+                continue;
+            }
+            fputs(copy, f);
+            written += strlen(copy);
+        }
+        fclose(f);
+        if (!strcmp(kind, "cut")) {
+            assert_int_equal(sscanf(line, "cut %d", &cut), 1);
+            assert_int_equal(truncate(bad, (off_t)(written - (size_t)cut)), 0);
+        }
+        if (!strcmp(kind, "pgn"))
+            path = pgn;
+        snprintf(args, sizeof args, "--merge %s", path);
+        if (run_args(args, err, sizeof err) == 0)
+            fail_msg("%s:%d: accepted", MERGE_DATA, lineno);
+        if (!strstr(err, want) || !strstr(err, path))
+            fail_msg("%s:%d: '%s', wanted '%s'", MERGE_DATA, lineno, err, want);
+        cases++;
+    }
+    fclose(data);
+    assert_true(cases >= 8);
+    unlink(bad);
+    unlink(results);
+    unlink(pgn);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pgn_scores_match_report),
+        cmocka_unit_test(test_merge_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -184,7 +184,9 @@ static void elo_text(const EloEstimate *e, const char *unit, int pct, char *buf,
     const char *p = pct ? " (95%)" : "";
     if (!e->measured) {
         int n = (int)(e->units + 0.5);
-        if (e->score >= 1 || e->score <= 0)
+        if (n == 1)
+            snprintf(buf, len, "Elo: too few %s (only 1)", unit);
+        else if (e->score >= 1 || e->score <= 0)
             snprintf(buf, len, "Elo: too few %s (all %d %s)", unit, n,
                      e->score >= 1 ? "won" : "lost");
         else if (!strcmp(unit, "games"))

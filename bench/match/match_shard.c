@@ -340,6 +340,61 @@ static int ident_games(const char *ident)
     return p ? atoi(p + 7) : 0;
 }
 
+/* The number (1-based) of the line of buf that p points into. */
+static int line_number(const char *buf, const char *p)
+{
+    int n = 1;
+    for (const char *q = buf; q < p; q++)
+        n += *q == '\n';
+    return n;
+}
+
+/*
+ * The first line of buf[0..len) that cannot be what its place wants (an
+ * identity line "key value", the match and shard lines, then game lines),
+ * quoted into quote; 0 when every line reads well.  For a file whose
+ * checksum failed: it names the line an edit or damage broke, when it
+ * broke one.
+ */
+static int first_bad_line(const char *buf, size_t len, const char *const *term_names, int nterm,
+                          char *quote, size_t qlen)
+{
+    int lineno = 0, part = 0, games = 0; /* part: 0 identity, 1 shard, 2 games */
+    char line[8192];
+    for (size_t at = 0; at < len;) {
+        size_t n = strcspn(buf + at, "\n");
+        lineno++;
+        int ok;
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1),
+                 buf + at);
+        snprintf(quote, qlen, "%.60s%s", line, n > 60 ? "..." : "");
+        if (lineno == 1) {
+            ok = 1; /* the version line, checked before */
+        } else if (part == 0) {
+            ok = strchr(line, ' ') != NULL;
+            part = !strncmp(line, "match ", 6);
+        } else if (part == 1) {
+            int k, nn;
+            char e[128], spec[64];
+            ok = !strncmp(line, "shard ", 6) && sscanf(line + 6, "%63s", spec) == 1 &&
+                 shard_parse_spec(spec, &k, &nn, e, sizeof e) == 0;
+            part = 2;
+        } else if (at + n + 1 >= len) {
+            int count = -1; /* the end line: its count of game lines */
+            ok = sscanf(line, "end %d", &count) == 1 && count == games;
+        } else {
+            ShardGame g;
+            ok = !strncmp(line, "game ", 5) && n < sizeof line - 1 &&
+                 parse_game(line + 5, term_names, nterm, &g) == 0;
+            games++;
+        }
+        if (!ok)
+            return lineno;
+        at += n + 1;
+    }
+    return 0;
+}
+
 int shard_read(const char *path, ShardFile *f, const char *const *term_names, int nterm, char *err,
                size_t errlen)
 {
@@ -352,7 +407,9 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
     char magic[64];
     int version = 0;
     if (sscanf(buf, "%63s %d", magic, &version) != 2 || strcmp(magic, SHARD_MAGIC) != 0) {
-        snprintf(err, errlen, "%s: not a match results file (no '%s' line)", path, SHARD_MAGIC);
+        size_t n = strcspn(buf, "\n");
+        snprintf(err, errlen, "%s: not a match results file (no '%s' line; line 1 is '%.*s%s')",
+                 path, SHARD_MAGIC, (int)(n < 60 ? n : 60), buf, n > 60 ? "..." : "");
         goto out;
     }
     if (version != SHARD_VERSION || strchr(buf, '\n') - buf != (long)strlen(SHARD_MAGIC) + 2) {
@@ -362,7 +419,8 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
     }
     /* The end line: the last line, complete. */
     if (len < 2 || buf[len - 1] != '\n') {
-        snprintf(err, errlen, "%s: truncated (it does not end with a complete line)", path);
+        snprintf(err, errlen, "%s: truncated (line %d, the last, is not complete)", path,
+                 line_number(buf, buf + len));
         goto out;
     }
     buf[len - 1] = '\0';
@@ -373,12 +431,24 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
     char tail;
     if (!last || sscanf(last + 1, "end %d %" SCNx64 "%c", &nend, &sum, &tail) != 3 ||
         tail != '\n') {
-        snprintf(err, errlen, "%s: truncated (the last line is no end line)", path);
+        snprintf(err, errlen, "%s: truncated (the last line, line %d, is no end line)", path,
+                 line_number(buf, last ? last + 1 : buf));
         goto out;
     }
     size_t body = (size_t)(last + 1 - buf);
     if (fnv(FNV0, buf, body) != sum) {
-        snprintf(err, errlen, "%s: checksum mismatch: the file was edited or damaged", path);
+        char quote[80];
+        int bad = first_bad_line(buf, len, term_names, nterm, quote, sizeof quote);
+        if (bad)
+            snprintf(err, errlen,
+                     "%s: checksum mismatch: the file was edited or damaged; line %d is wrong: "
+                     "'%s'",
+                     path, bad, quote);
+        else
+            snprintf(err, errlen,
+                     "%s: checksum mismatch: the file was edited or damaged (every line reads "
+                     "well: a value was changed)",
+                     path);
         goto out;
     }
     buf[body] = '\0';
@@ -424,14 +494,17 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
         snprintf(err, errlen, "%s: out of memory", path);
         goto out;
     }
-    int lineno = 0, bad = 0;
+    int lineno = line_number(buf, line), bad = 0;
     for (line = nl + 1; *line && !bad; line = nl + 1) {
         nl = strchr(line, '\n');
         *nl = '\0';
         lineno++;
         ShardGame g;
+        char quote[64];
+        snprintf(quote, sizeof quote, "%.60s", line);
         if (strncmp(line, "game ", 5) != 0 || parse_game(line + 5, term_names, nterm, &g) != 0) {
-            snprintf(err, errlen, "%s: game line %d is not valid", path, lineno);
+            snprintf(err, errlen, "%s: line %d is not a valid game line: '%s'", path, lineno,
+                     quote);
             bad = 1;
         } else if (g.number > f->games || !shard_owns(f->k, f->n, (g.number - 1) / 2)) {
             snprintf(err, errlen, "%s: game %d is not one of shard %d/%d of a %d-game match", path,
