@@ -284,12 +284,15 @@ WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html prot
 
 web: web-tools build/web/morelli.wasm $(WEB_FILES)
 
+# Every wasm compile and the link wait for the toolchain (order-only), so a
+# parallel make on a machine without it installs it first.
 web-tools:
 	@sh protocol/web/ensure-wasm.sh
 
 build/web/obj/%.o: %.c | web-tools
 	@mkdir -p $(dir $@)
-	$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
+	$(call brief,CC,$<)
+	$(Q)$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
 
 # bench/positions.txt as a C array (wasm has no .incbin).
 build/web/obj/bench_data.c: bench/positions.txt
@@ -298,11 +301,13 @@ build/web/obj/bench_data.c: bench/positions.txt
 	  od -An -v -tu1 $< | sed 's/  */,/g; s/^,//; s/$$/,/'; echo '0};'; \
 	  echo 'const char *bench_positions_text(void) { return text; }'; } > $@
 
-build/web/obj/bench_data.o: build/web/obj/bench_data.c
-	$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
+build/web/obj/bench_data.o: build/web/obj/bench_data.c | web-tools
+	$(call brief,CC,$<)
+	$(Q)$(WEB_CC) $(WEB_FLAGS) -c $< -o $@
 
-build/web/morelli.wasm: $(WEB_OBJ)
-	$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all
+build/web/morelli.wasm: $(WEB_OBJ) | web-tools
+	$(call brief,LD,$@)
+	$(Q)$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all
 
 build/web/%: protocol/web/%
 	@mkdir -p $(dir $@)
