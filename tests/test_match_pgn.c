@@ -363,7 +363,7 @@ static void test_merge_refuses(void **state)
             } else if (!strcmp(kind, "word") &&
                        sscanf(line, "word %d %d %255s", &at, &word, text) == 3 && at == i + 1) {
                 /* Word number word of the line becomes text. */
-                char out[4096] = "", *save = NULL;
+                char out[4000] = "", *save = NULL; /* with its newline, fits copy */
                 int k = 0;
                 copy[strcspn(copy, "\n")] = '\0';
                 for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
