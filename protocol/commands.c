@@ -343,7 +343,6 @@ static void learn_lag(Session *e, SearchLimits *lim, int stm)
 
 static int cmd_go(Session *e, char **tok, int n)
 {
-    char tmp[64];
     if (n >= 2 && strcasecmp(tok[1], "perft") == 0) {
         if (n > 3) {
             session_error(e, "usage: go perft <depth>");
@@ -352,55 +351,16 @@ static int cmd_go(Session *e, char **tok, int n)
         return do_perft(e, n > 2 ? tok[2] : NULL, "go perft");
     }
     SearchLimits lim;
-    search_limits_init(&lim);
-    for (int i = 1; i < n; i++) {
-        const char *k = tok[i];
-        if (strcasecmp(k, "infinite") == 0) {
-            lim.infinite = 1;
-            continue;
-        }
-        static const char *const keys[] = {"p1time",    "p2time",   "p1inc", "p2inc",
-                                           "wtime",     "btime",    "winc",  "binc",
-                                           "movestogo", "movetime", "depth", "nodes"};
-        int which = -1;
-        for (int j = 0; j < 12; j++)
-            if (strcasecmp(k, keys[j]) == 0)
-                which = j;
-        if (which < 0) {
-            session_error(e, "go: unknown parameter '%s'", echo(k, tmp, sizeof tmp));
-            return UGI_ERROR;
-        }
-        int64_t v;
-        if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0) {
-            session_error(e, "go: %s needs an integer", keys[which]);
-            return UGI_ERROR;
-        }
-        i++;
-        /* Clocks may run below zero in some GUIs: count that as no time. */
-        if (which < 8) {
-            if (v < 0)
-                v = 0;
-        } else if (v < 0 || (which == 10 && v > 1000) || (which == 8 && v > 100000)) {
-            session_error(e, "go: %s out of range: %" PRId64, keys[which], v);
-            return UGI_ERROR;
-        }
-        switch (which) {
-        case 0:
-        case 4: lim.time[SIDE_P1] = v; break;
-        case 1:
-        case 5: lim.time[SIDE_P2] = v; break;
-        case 2:
-        case 6: lim.inc[SIDE_P1] = v; break;
-        case 3:
-        case 7: lim.inc[SIDE_P2] = v; break;
-        case 8: lim.movestogo = (int)v; break;
-        case 9: lim.movetime = v; break;
-        case 10: lim.depth = (int)v; break;
-        default: lim.nodes = (uint64_t)v; break;
-        }
-    }
+    char why[256];
+    int problems = go_parse(tok, n, &lim, why, sizeof why);
     if (refuse_if_busy(e, "go"))
         return UGI_ERROR;
+    /* What could not be used is said, and the search runs without it. */
+    int rc = UGI_OK;
+    if (problems > 0) {
+        session_error(e, "go: %s", why);
+        rc = UGI_ERROR;
+    }
 
     /* A finished game or no legal move: nothing to search. */
     int nm;
@@ -408,7 +368,7 @@ static int cmd_go(Session *e, char **tok, int n)
     free(moves);
     if (nm <= 0 || full_result(e->game, e->pos, &e->hist) != RESULT_NONE) {
         say(e, "bestmove 0000");
-        return UGI_OK;
+        return rc;
     }
 
     if (job_copy(e, JOB_GO) != 0) {
@@ -435,7 +395,7 @@ static int cmd_go(Session *e, char **tok, int n)
                                     : "cannot start the search thread");
         return UGI_ERROR;
     }
-    return UGI_OK;
+    return rc;
 }
 
 static int cmd_stop(Session *e, char **tok, int n)

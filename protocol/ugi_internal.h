@@ -6,6 +6,7 @@
  *   options.c    the protocol's game options and the searchers' options:
  *                check, apply, list
  *   commands.c   the command handlers and their table
+ *   go.c         the words of go read into SearchLimits
  *   bench.c      the `bench` command
  *   ugi_info.c   the searchers' reports as `info` lines (ugi_info.h)
  *
@@ -159,6 +160,12 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
 /* The solve job (run by the search thread): the value lines, then its
  * last line (info string solve: ...) into line, empty after an error. */
 void solve_run(Session *e, char *line, size_t len);
+
+/* --- go.c ---------------------------------------------------------------- */
+
+/* Reads go's words tok[1..n) into *lim.  Words that cannot be used are left
+ * out, each problem said in why (for one error line); returns how many. */
+int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len);
 
 /* --- bench.c -------------------------------------------------------------- */
 

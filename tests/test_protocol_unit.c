@@ -8,6 +8,8 @@
  *   setup <command>   run, must succeed (builds the state the next lines see)
  *   good <command>    must succeed, no error line
  *   bad <command>     one error line, nothing changed
+ *   searched <command>  a go: one error line first, then the search and
+ *                     its one bestmove line, last; nothing else changed
  * Commands take C escapes (\xHH \n \t \r \0 \\) so binary bytes can be written.
  */
 #include <setjmp.h>
@@ -98,6 +100,31 @@ static void test_bad_lines_change_nothing(void **state)
             free(out);
             free(after);
             bads++;
+        } else if (strncmp(line, "searched ", 9) == 0) {
+            char *before = dump(e, &c);
+            int rc = session_input(e, raw, len);
+            session_wait(e);
+            char *out = take(&c);
+            char *after = dump(e, &c);
+            const char *last = out;
+            for (const char *p = out; *p && p[1]; p++)
+                if (*p == '\n')
+                    last = p + 1;
+            int errs = 0, moves = 0;
+            for (const char *p = out; (p = strstr(p, "info string error: ")); p++)
+                errs++;
+            for (const char *p = out; (p = strstr(p, "bestmove ")); p++)
+                moves++;
+            int ok = rc == UGI_ERROR && strncmp(out, "info string error: go: ", 23) == 0 &&
+                     errs == 1 && moves == 1 && strncmp(last, "bestmove ", 9) == 0 &&
+                     strcmp(before, after) == 0;
+            if (!ok)
+                print_error("%s:%d: '%s': rc %d, output '%s', state %s\n", path, lineno, arg, rc,
+                            out, strcmp(before, after) == 0 ? "kept" : "CHANGED");
+            assert_true(ok);
+            free(before);
+            free(out);
+            free(after);
         } else {
             fail_msg("%s:%d: unknown directive", path, lineno);
         }
