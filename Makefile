@@ -51,6 +51,14 @@ CLANG    ?= clang
 SANOPT   := -O1 -g -Werror -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm -pthread
 
+# The version the engine reports (--version, `id name`): `git describe` of the
+# checkout, else (a tree without git) MORELLI_RELEASE.  Only protocol/version.c
+# reads it; build/version.txt changes when it does, which rebuilds that file.
+MORELLI_RELEASE := 1.0
+MORELLI_VERSION := $(or $(shell git describe --always --dirty 2>/dev/null),$(MORELLI_RELEASE))
+VERSION_DEF     := -DMORELLI_VERSION='"$(MORELLI_VERSION)"'
+BASE     += $(VERSION_DEF)
+
 # Layers: each folder compiles against its own headers and those of the layers
 # below it, never above, so an #include that reaches up fails the build (and
 # tests/layers.sh says which layer the header belongs to); the test flavours
@@ -71,6 +79,13 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_SUP := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
 
 # --- release ---------------------------------------------------------------
+build/version.txt: FORCE
+	@mkdir -p build
+	@[ "$$(cat $@ 2>/dev/null)" = '$(MORELLI_VERSION)' ] || echo '$(MORELLI_VERSION)' > $@
+FORCE:
+.PHONY: FORCE
+$(foreach d,obj pgo test san clang native tsan fuzz web/obj,build/$(d)/protocol/version.o): build/version.txt
+
 REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 
 all: build/morelli build/match
@@ -276,7 +291,7 @@ clean:
 WEB_CC    ?= clang
 WEB_PORT  ?= 8000
 WEB_FLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -Iprotocol/web/compat \
-             -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN)
+             -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN) $(VERSION_DEF)
 WEB_SRC   := $(filter-out protocol/bench_data.c,$(filter engine/% protocol/%,$(LIB_SRC))) \
              protocol/web/wasm_main.c
 WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o

@@ -106,7 +106,7 @@ int build_position(const Game *g, const GameOptions *o, char **tok, int n, Built
 
 static int cmd_ugi_common(Session *e, const char *ok)
 {
-    say(e, "id name " ENGINE_NAME);
+    say(e, "id name " ENGINE_NAME " %s", morelli_version());
     say(e, "id author " ENGINE_AUTHOR);
     list_options(e);
     say(e, "%s", ok);

@@ -6,6 +6,8 @@
  *   morelli perft 4                           run the words, then exit
  *   morelli --UCI_Variant=morris perft 5      options first, as --Name=Value
  *   morelli --BoardSize=9 position fen ... moves ... perft 3
+ *   morelli --version                         the version, then exit
+ *   morelli --help                            the usage, commands and options
  *
  * Words are cut into commands at every command name, except `moves` inside
  * `position` and `perft` right after `go`.  With only options, the
@@ -74,6 +76,33 @@ static int run_stdin(Session *e)
     }
     free(buf);
     return 0;
+}
+
+/* --help's writer: only the option lines of `ugi`. */
+static void write_options(void *ctx, const char *line)
+{
+    if (strncmp(line, "option ", 7) == 0)
+        fprintf(ctx, "  %s\n", line);
+}
+
+/* --help: the usage, the commands (as `help` says them) and the options. */
+static void print_help(Session *e)
+{
+    printf("morelli %s: a UGI/UCI game engine (Morelli, Nine Men's Morris, "
+           "Fano330-R-Morris)\n"
+           "Usage: morelli                                 the conversation on stdin\n"
+           "       morelli [--Name=Value ...] [command words ...]\n"
+           "                                 options, then the words as commands, then exit\n"
+           "       morelli --version | --help\n\n",
+           morelli_version());
+    fflush(stdout);
+    session_command(e, "help");
+    printf("\nOptions (--Name=Value on the command line, setoption in the conversation):\n");
+    Session *o = session_open(write_options, stdout, 0, NULL);
+    if (o) {
+        session_command(o, "ugi");
+        session_free(o);
+    }
 }
 
 /* Runs the words as commands; returns the number that failed. */
@@ -161,6 +190,14 @@ int main(int argc, char **argv)
     }
     int failed = 0, i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "--help") == 0) {
+            if (argv[i][2] == 'v')
+                printf("morelli %s\n", morelli_version());
+            else
+                print_help(e);
+            session_free(e);
+            return 0;
+        }
         const char *arg = argv[i] + 2;
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg) {

@@ -73,6 +73,9 @@ int session_is_command(const char *word);
 /* Prints "info string error: <msg>" through the writer (for main.c). */
 void session_error(Session *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The engine's version, set by the build (protocol/version.c). */
+const char *morelli_version(void);
+
 /* The bench positions embedded from bench/positions.txt (NUL-terminated). */
 const char *bench_positions_text(void);
 

@@ -7,6 +7,7 @@
  *                check, apply, list
  *   commands.c   the command handlers and their table
  *   go.c         the words of go read into SearchLimits
+ *   version.c    the version from the build (ugi.h)
  *   bench.c      the `bench` command
  *   ugi_info.c   the searchers' reports as `info` lines (ugi_info.h)
  *
