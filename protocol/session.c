@@ -251,7 +251,8 @@ static void job_run_here(Session *e)
  * sleeper that wakes is served at once.  For the same reason the watchdog,
  * asleep until the job's hard budget (counted from the reading of go) plus
  * UGI_WATCHDOG_MS, prints the best move so far (the last pv's first move,
- * else the first legal move) when the worker has not answered by then,
+ * else the move best by the evaluation, search_guess(), with a line that
+ * says so) when the worker has not answered by then,
  * and stops the search.  Halfway to the hard budget it looks at the worker's
  * CPU time: a worker that got less than a third of the wall time since go
  * (starved, timeman.h) would be late, so the watchdog answers then.
@@ -299,13 +300,19 @@ static int64_t worker_cpu_ms(Session *e)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The first legal move of the job's position as text. */
-static void first_move(Session *e, char *text, size_t len)
+/* The ordered best guess for the job's position as text: the move best by
+ * the evaluation one ply ahead (search_guess), the first legal move only
+ * when that fails (out of memory). */
+static void guess_move(Session *e, char *text, size_t len)
 {
-    int n;
-    Move *moves = legal_moves(e->job_game, e->job_pos, &n);
-    game_move_str(e->job_game, e->job_pos, n > 0 ? moves[0] : MOVE_NONE, text, len);
-    free(moves);
+    Move m = search_guess(e->job_game, e->job_pos);
+    if (m == MOVE_NONE) {
+        int n;
+        Move *moves = legal_moves(e->job_game, e->job_pos, &n);
+        m = n > 0 ? moves[0] : MOVE_NONE;
+        free(moves);
+    }
+    game_move_str(e->job_game, e->job_pos, m, text, len);
 }
 
 static void *watchdog_main(void *arg)
@@ -333,9 +340,17 @@ static void *watchdog_main(void *arg)
         }
         /* Late: answer for the search, then let it stop. */
         e->answer_by = e->check_at = -1;
-        char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX];
-        first_move(e, text, sizeof text);
+        char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX] = "";
         pthread_mutex_lock(&e->out_lock);
+        int searched = e->pv_move[0] != '\0';
+        pthread_mutex_unlock(&e->out_lock);
+        if (!searched)
+            guess_move(e, text, sizeof text);
+        pthread_mutex_lock(&e->out_lock);
+        /* A pv that arrived meanwhile wins over the guess. */
+        if (!e->pv_move[0] && !e->answered)
+            e->write(e->write_ctx, "info string go: late, no iteration ended: the move best by "
+                                   "the evaluation");
         snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
         answer_locked(e, line);
         pthread_mutex_unlock(&e->out_lock);

@@ -19,6 +19,12 @@
  *                      m one of the remembered moves (0000 when there were none);
  *                      m joins $PLAYED
  *   silent <ms>        no reply line (search progress aside) within ms
+ *   starve <n> <go>    send the go line n times, each after the last one's
+ *                      bestmove, and count how each move was backed: the pv
+ *                      of a completed iteration (an info line with a pv that
+ *                      is no lowerbound), a lowerbound pv (the watchdog
+ *                      answered during the first iteration), or the watchdog's
+ *                      guess (its info string); any other move fails
  *   close              close the engine's stdin (EOF)
  *   exit <status> [ms] the engine ends with this exit status (other lines skipped,
  *                      but no error line)
@@ -205,6 +211,39 @@ static int regex_whole(const char *re, const char *text)
     return ok;
 }
 
+/* What backed one bestmove of `starve` (see the header comment). */
+enum { BACK_NONE, BACK_GUESS, BACK_PARTIAL, BACK_DONE, BACK_KINDS };
+
+/* Reads up to the next bestmove into mv (mvlen bytes): 1 and how it was
+ * backed in *back, or 0 with no bestmove in time. */
+static int starved_move(Proc *p, char *mv, size_t mvlen, int timeout_ms, int *back)
+{
+    static char line[1 << 16];
+    char done[256] = "", partial[256] = "";
+    int guess = 0;
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        int64_t left = deadline - now_ms();
+        if (proc_line(p, line, sizeof line, left > 0 ? (int)left : 0) != 1)
+            return 0;
+        if (strncmp(line, "bestmove ", 9) == 0) {
+            snprintf(mv, mvlen, "%.*s", (int)(mvlen - 1), line + 9);
+            *back = strcmp(mv, done) == 0      ? BACK_DONE
+                    : strcmp(mv, partial) == 0 ? BACK_PARTIAL
+                    : guess                    ? BACK_GUESS
+                                               : BACK_NONE;
+            return 1;
+        }
+        if (strncmp(line, "info string go: late, no iteration ended", 40) == 0)
+            guess = 1;
+        const char *pv = strstr(line, " pv ");
+        if (strncmp(line, "info ", 5) != 0 || strncmp(line, "info string", 11) == 0 || !pv)
+            continue;
+        char *to = strstr(line, " lowerbound ") ? partial : done;
+        snprintf(to, 256, "%.*s", (int)strcspn(pv + 4, " "), pv + 4);
+    }
+}
+
 #define SCRIPT_FAIL(...)                      \
     do {                                      \
         print_error("%s:%d: ", file, lineno); \
@@ -318,6 +357,29 @@ static void run_script(void **state)
             size_t pl = strlen(played);
             if (pl + strlen(mv) + 2 < sizeof played)
                 snprintf(played + pl, sizeof played - pl, "%s%s", pl ? " " : "", mv);
+        } else if (strcmp(word, "starve") == 0) {
+            long n = strtol(arg, &sp, 10);
+            char go[256], mv[256];
+            snprintf(go, sizeof go, "%s\n", sp && *sp == ' ' ? sp + 1 : "go");
+            int count[BACK_KINDS] = {0};
+            for (long i = 0; i < n; i++) {
+                int back = BACK_NONE;
+                if (proc_send(&p, go, strlen(go)) != 0)
+                    SCRIPT_FAIL("engine closed its input");
+                if (!starved_move(&p, mv, sizeof mv, DEFAULT_TIMEOUT_MS * tscale, &back))
+                    SCRIPT_FAIL("no bestmove for '%s' (%ld of %ld)", sp + 1, i + 1, n);
+                char needle[260];
+                snprintf(needle, sizeof needle, " %s ", mv);
+                if (!moves || !strstr(moves, needle))
+                    SCRIPT_FAIL("bestmove %s is not legal", mv);
+                if (back == BACK_NONE)
+                    SCRIPT_FAIL("bestmove %s of '%s' has no iteration, pv or guess behind it", mv,
+                                sp + 1);
+                count[back]++;
+            }
+            print_message("%s:%d: %s: %d completed iterations, %d lowerbound pv, %d guesses\n",
+                          file, lineno, sp + 1, count[BACK_DONE], count[BACK_PARTIAL],
+                          count[BACK_GUESS]);
         } else if (strcmp(word, "silent") == 0) {
             int r = next_reply(&p, reply, sizeof reply, atoi(arg), 0);
             if (r == 1)

@@ -602,12 +602,6 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     if (!ts)
         return MOVE_NONE;
     int started = 0, ok = ab_setup(&ts[0], c, 0) == 0;
-    /* A fallback that is always legal. */
-    Move fallback = MOVE_NONE;
-    if (ok) {
-        int n = g->gen_moves(c->root, ts[0].moves);
-        fallback = n > 0 ? ts[0].moves[0] : MOVE_NONE;
-    }
     for (int i = 1; ok && i < nthreads; i++) {
         if (ab_setup(&ts[i], c, i) != 0 || pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0)
             break;
@@ -638,8 +632,10 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         }
     }
     Move best = ts[0].done_pv_len > 0 ? ts[0].done_pv[0] : MOVE_NONE;
+    /* Stopped by the caller before the first iteration ended: the move
+     * best by the evaluation, not merely the first legal one. */
     if (best == MOVE_NONE || !search_move_legal(g, c->root, best))
-        best = fallback;
+        best = search_guess(g, c->root);
     emit_iteration(ts, started + 1, 1);
     if (res) {
         res->best = best;

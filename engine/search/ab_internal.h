@@ -120,16 +120,18 @@ void ab_tell(AbThread *t);
 /* Step 0. Count the node, look at the clock now and then: called once per
  * position visited (ab_node_enter: the main search, the quiescence search
  * below its first ply, the exact solver), so a node is one visit of one
- * position (docs/search.md, "Nodes"). */
+ * position (docs/search.md, "Nodes").  The first iteration always ends:
+ * neither the node limit nor the clock stops it, only the caller's stop,
+ * so the move of a search that ran out of time or nodes is a searched one. */
 static inline int ab_tick(AbThread *t)
 {
     t->nodes++;
     SearchCtx *c = t->c;
     if (t->id == 0) {
-        if (c->limits->nodes && t->nodes >= c->limits->nodes)
+        if (c->limits->nodes && t->nodes >= c->limits->nodes && t->done_depth > 0)
             atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
         if ((t->nodes & (TIME_CHECK_NODES - 1)) == 0) {
-            if (timeman_hard_over(&c->tm))
+            if (t->done_depth > 0 && timeman_hard_over(&c->tm))
                 atomic_store_explicit(&c->s->halt, 1, memory_order_relaxed);
             else if (t->done_depth == 0 && t->root_best != t->told)
                 ab_tell(t);

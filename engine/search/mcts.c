@@ -232,12 +232,26 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
      * the search run late, the protocol's watchdog answers with its pv move
      * instead of the first legal move. */
     int64_t next_report = c->tm.hard_ms > 0 && c->tm.hard_ms < 2000 ? c->tm.hard_ms / 4 : 1000;
+    /* The first look at the root, which no limit cuts short (only the
+     * caller's stop): every root move tried once, or with an ordered root
+     * its best first (the root's first expansion is on its second visit).
+     * A tree too full to expand the root gives up after a few playouts. */
+    int first_done = 0;
+    uint64_t first_cap = 2 * (uint64_t)nlegal + 8;
     for (;;) {
         if (t->nodes[root].proven)
             break;
         mcts_iterate(&r, root);
         if (search_should_stop(c))
             break;
+        if (!first_done) {
+            const MctsNode *rn = &t->nodes[root];
+            first_done = rn->proven || r.playouts >= first_cap ||
+                         (rn->edge != NODE_NONE &&
+                          (rn->tried >= rn->nedges || (nlegal > MCTS_ORDER_MIN && rn->tried > 0)));
+            if (!first_done)
+                continue;
+        }
         if (l->nodes && r.playouts >= l->nodes)
             break;
         if (l->depth > 0 &&
@@ -268,8 +282,12 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
                       res->score <= -SCORE_MATE_BOUND;
     }
 out:
-    if (best == MOVE_NONE)
-        best = fallback;
+    /* Stopped before any root move was tried: the move best by the
+     * evaluation (the first legal move only when out of memory). */
+    if (best == MOVE_NONE && fallback != MOVE_NONE) {
+        Move guess = search_guess(g, c->root);
+        best = guess != MOVE_NONE ? guess : fallback;
+    }
     if (res) {
         res->best = best;
         res->nodes = r.playouts;

@@ -24,6 +24,36 @@ int search_eval_clamp(int v)
     return v;
 }
 
+Move search_guess(const Game *g, const void *pos)
+{
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+    if (!moves || g->result(pos) != RESULT_NONE) {
+        free(moves);
+        return MOVE_NONE;
+    }
+    int n = g->gen_moves(pos, moves), stm = g->side_to_move(pos), best = 0, best_v = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(p, pos, g->pos_size);
+        g->make(p, moves[i], undo);
+        int res = g->result(p), v;
+        if (res != RESULT_NONE) {
+            v = units_result_score(res, stm, 1);
+        } else {
+            v = search_eval(g, p);
+            if (g->side_to_move(p) != stm)
+                v = -v;
+        }
+        if (i == 0 || v > best_v) {
+            best = i;
+            best_v = v;
+        }
+    }
+    Move m = n > 0 ? moves[best] : MOVE_NONE;
+    free(moves);
+    return m;
+}
+
 int search_move_legal(const Game *g, const void *pos, Move m)
 {
     if (m == MOVE_NONE || g->result(pos) != RESULT_NONE)

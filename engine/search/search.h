@@ -113,6 +113,15 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
 
 
 /*
+ * The legal move of pos whose position evaluates best for the side to move
+ * (a won game first, a lost one last; ties: the first generated): an
+ * ordered best guess, for an answer due before any search iteration ended.
+ * Reads only pos and the game (no Search: safe beside a running search).
+ * MOVE_NONE when pos has no legal move.
+ */
+Move search_guess(const Game *g, const void *pos);
+
+/*
  * The exact value of every legal move of pos, by the alpha-beta searcher's
  * ending solver (ab_solve.c), for games that bound the plies they can still
  * last (GameSearch.plies_left; Morelli) -- the `solve` command.  The budget is
