@@ -6,8 +6,9 @@
  * up to the next parameter), a parameter without an integer and a value
  * out of range are left out, said in one error line, and the search runs
  * with the words understood.  A limit of zero (movetime 0, nodes 0,
- * depth 0) asks for a move at once: a depth-1 search.  So does a go whose
- * only limits were left out, which would otherwise never end by itself.
+ * depth 0) asks for a move at once: a depth-1 search.  So does a go with
+ * words left out and nothing that ends it by itself (`go depth x`, `go
+ * frobnicate`): it was surely not meant to wait for stop.
  */
 #include "ugi_internal.h"
 
@@ -72,7 +73,7 @@ static void go_set(SearchLimits *lim, int which, int64_t v)
 int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
 {
     char tmp[64];
-    int problems = 0, dropped_limit = 0, zero = 0;
+    int problems = 0, zero = 0;
     search_limits_init(lim);
     why[0] = '\0';
     for (int i = 1; i < n; i++) {
@@ -107,7 +108,6 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
         if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0) {
             note(why, len, "%s needs an integer, ignored", go_keys[which]);
             problems++;
-            dropped_limit = 1;
             /* A value that is no known word goes with its parameter. */
             if (i + 1 < n && go_key(tok[i + 1]) < 0 && strcasecmp(tok[i + 1], "infinite"))
                 i++;
@@ -122,16 +122,15 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
                    (which == GO_MOVESTOGO && v > 100000)) {
             note(why, len, "%s out of range: %" PRId64 ", ignored", go_keys[which], v);
             problems++;
-            dropped_limit = 1;
             continue;
         }
         if (v == 0 && which >= GO_MOVETIME)
             zero = 1;
         go_set(lim, which, v);
     }
-    /* A zero limit: a move at once.  A limit left out, and nothing else
+    /* A zero limit: a move at once.  Words left out, and nothing else
      * ends the search: the same, not a search without end. */
-    if (zero || (dropped_limit && !lim->infinite && !timeman_bounded(lim))) {
+    if (zero || (problems && !lim->infinite && !timeman_bounded(lim))) {
         lim->depth = 1;
         if (!zero)
             note(why, len, "searching depth 1");
