@@ -22,6 +22,9 @@
 # Parallel by default: as many jobs as processors (a -jN on the command line
 # wins; the sub-makes share the top one's jobs).
 
+# `make` alone builds the engine and the runner (the first rule below is not it).
+.DEFAULT_GOAL := all
+
 NPROC    := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(NPROC)
