@@ -56,8 +56,8 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
     int best = stand;
     Move *mv = t->moves + (size_t)ply * (size_t)g->max_moves;
     int k = 0;
-    if (g->search && g->search->gen_noisy) {
-        k = g->search->gen_noisy(t->pos, mv, ab_note(t, key));
+    if (t->gs->gen_noisy) {
+        k = t->gs->gen_noisy(t->pos, mv, ab_note(t, key));
     } else {
         int n = g->gen_moves(t->pos, mv);
         for (int i = 0; i < n; i++)
@@ -166,14 +166,14 @@ static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score
     return 0;
 }
 
-/* The profile of the game (SearchProfile in game.h). */
-static const SearchProfile profile_plain = SEARCH_PROFILE_PLAIN;
+/* The search block of a game without one: the plain profile, no hooks. */
+static const GameSearch search_plain = {.profile = SEARCH_PROFILE_PLAIN};
 
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
 {
     const Game *g = t->g;
-    const GameSearch *gs = g->search;
-    const SearchProfile *sp = gs ? &gs->profile : &profile_plain;
+    const GameSearch *gs = t->gs;
+    const SearchProfile *sp = &gs->profile;
     SearchCtx *c = t->c;
 
     /* Step 1. Stop, game over, path draw, horizon. */
@@ -187,7 +187,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     /* A node the game marks (GameSearch.forced: a reply forced by a single
      * threat, or a position its evaluation judges poorly) does not count
      * as a ply, on paths up to twice the iteration's depth. */
-    if (depth >= 1 && gs && gs->forced && ply < 2 * t->iter_depth && gs->forced(t->pos))
+    if (depth >= 1 && gs->forced && ply < 2 * t->iter_depth && gs->forced(t->pos))
         depth++;
     if (depth <= 0)
         return ab_qsearch(t, alpha, beta, ply, 0);
@@ -200,7 +200,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
      * the parent made the move, mostly comes from memory meanwhile (the
      * value is the same; a cut by the table leaves it unused) */
     Key key = g->key(t->pos);
-    int prunable = gs && gs->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
+    int prunable = gs->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
                    alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND;
     int v = prunable ? ab_eval_key(t, key) : 0;
 
@@ -248,8 +248,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     int stm = pk.stm;
     /* the whole rest of the game fits in the depth: no reduction may hide
      * a win there */
-    int lmr = c->s->ab_lmr &&
-              !(depth >= 3 && gs && gs->plies_left && gs->plies_left(t->pos) <= depth);
+    int lmr = c->s->ab_lmr && !(depth >= 3 && gs->plies_left && gs->plies_left(t->pos) <= depth);
 
     /* Step 6. Principal variation search with late move reductions (from
      * the profile's lmr_late-th move: the third in Morris, else the fourth). */
@@ -398,7 +397,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
     t->c = c;
     t->g = g;
     t->id = id;
-    t->evaluate_noted = g->search ? g->search->evaluate_noted : NULL;
+    t->gs = g->search ? g->search : &search_plain;
     size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
     if (!t->stack)
         t->stack = malloc(g->pos_size);

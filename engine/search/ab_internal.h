@@ -42,6 +42,9 @@ _Static_assert(SCORE_MATE_BOUND <= 32768, "a score in the slot's low bits");
 typedef struct AbThread {
     SearchCtx *c;
     const Game *g;
+    /* g's search block, or one with the plain profile and no hooks: the
+     * search asks it without checking for NULL */
+    const GameSearch *gs;
     int id;
     pthread_t th;
     unsigned char *pos;   /* the position being searched */
@@ -57,8 +60,7 @@ typedef struct AbThread {
      * back to gen_noisy of that position (ab_note). */
     uint64_t note[EVAL_NOTE_MAX / 8];
     Key note_key;
-    int (*evaluate_noted)(const void *pos, void *note); /* the game's, or NULL */
-    size_t keys_cap;                                    /* room in keys */
+    size_t keys_cap;   /* room in keys */
     const Game *sized; /* the game the buffers above are sized for */
     int nbase;         /* how many of keys are the game's */
     Move killers[MAX_PLY][2];
@@ -162,9 +164,9 @@ static inline void ab_prefetch_child(const AbThread *t, Move m, int after, int b
     const Game *g = t->g;
     if (!bucket && !eval)
         return;
-    if ((g->search && g->search->key_after && bucket) == after)
+    if ((t->gs->key_after && bucket) == after)
         return;
-    Key k = after ? g->key(t->pos) : g->search->key_after(t->pos, m);
+    Key k = after ? g->key(t->pos) : t->gs->key_after(t->pos, m);
     if (bucket)
         __builtin_prefetch(&t->c->s->tt.buckets[tt_index(k, t->c->s->tt.nbuckets)]);
     if (eval)
@@ -180,8 +182,8 @@ static inline int ab_eval_key(AbThread *t, Key k)
     if ((*e & ~ECACHE_SCORE) == tag && tag != 0)
         return (int16_t)(uint16_t)*e;
     int v;
-    if (t->evaluate_noted) {
-        v = search_eval_clamp(t->evaluate_noted(t->pos, t->note));
+    if (t->gs->evaluate_noted) {
+        v = search_eval_clamp(t->gs->evaluate_noted(t->pos, t->note));
         t->note_key = k;
     } else {
         v = search_eval(t->g, t->pos);

@@ -110,7 +110,7 @@ void picker_init(AbThread *t, Picker *pk, int ply, Key key, Move tt_move)
     pk->killer[0] = t->killers[ply][0];
     pk->killer[1] = t->killers[ply][1];
     pk->i = pk->n = pk->nq = pk->ki = 0;
-    if (g->search && g->search->gen_noisy && g->search->gen_quiet && g->search->move_legal) {
+    if (t->gs->gen_noisy && t->gs->gen_quiet && t->gs->move_legal) {
         pk->stage = PK_TT;
         return;
     }
@@ -139,7 +139,7 @@ void picker_init(AbThread *t, Picker *pk, int ply, Key key, Move tt_move)
 static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n, int killers)
 {
     const int *hist = t->hist[pk->stm];
-    const GameSearch *gs = t->g->search;
+    const GameSearch *gs = t->gs;
     int hint = gs->move_order != NULL, k = 0;
     if (hint)
         gs->move_order(t->pos, mv, n, ord);
@@ -161,7 +161,7 @@ static int picker_score(AbThread *t, const Picker *pk, Move *mv, int *ord, int n
 Move picker_next(AbThread *t, Picker *pk, int *quiet)
 {
     const Game *g = t->g;
-    const GameSearch *gs = g->search; /* staged: the game has the three */
+    const GameSearch *gs = t->gs; /* staged: the game has the three */
     for (;;) {
         switch (pk->stage) {
         case PK_TT:

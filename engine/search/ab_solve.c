@@ -154,7 +154,7 @@ static int solve_probe(AbThread *t, int alpha, int beta, int *score, Move *move)
 static void solve_done(AbThread *t, int score, int exact)
 {
     t->done_score = score;
-    t->done_depth = t->g->search->plies_left(t->c->root);
+    t->done_depth = t->gs->plies_left(t->c->root);
     t->done_seldepth = t->seldepth;
     t->done_pv_len = t->pv_len[0];
     memcpy(t->done_pv, t->pv[0], (size_t)t->pv_len[0] * sizeof(Move));
@@ -167,7 +167,7 @@ void ab_solve_plan(AbThread *t, SolveSched *ss)
     SearchCtx *c = t->c;
     const SearchLimits *lim = c->limits;
     memset(ss, 0, sizeof *ss);
-    int left = g->search && g->search->plies_left ? g->search->plies_left(t->pos) : SOLVE_PLIES + 1;
+    int left = t->gs->plies_left ? t->gs->plies_left(t->pos) : SOLVE_PLIES + 1;
     if (t->id != 0 || left > SOLVE_PLIES || g->result(t->pos) != RESULT_NONE)
         return;
     /* a fixed depth asks for no more than that depth: solve only when the
