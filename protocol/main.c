@@ -79,10 +79,9 @@ static int run_stdin(Session *e)
 }
 
 /* --help's writer: only the option lines of `ugi`. */
-static void write_options(void *ctx, const char *line)
+static void write_option(void *ctx, const char *line)
 {
-    if (strncmp(line, "option ", 7) == 0)
-        fprintf(ctx, "  %s\n", line);
+    fprintf(ctx, "  %s\n", line);
 }
 
 /* --help: the usage, the commands (as `help` says them) and the options. */
@@ -98,11 +97,7 @@ static void print_help(Session *e)
     fflush(stdout);
     session_command(e, "help");
     printf("\nOptions (--Name=Value on the command line, setoption in the conversation):\n");
-    Session *o = session_open(write_options, stdout, 0, NULL);
-    if (o) {
-        session_command(o, "ugi");
-        session_free(o);
-    }
+    option_lines(write_option, stdout);
 }
 
 /* Runs the words as commands; returns the number that failed. */
@@ -190,11 +185,13 @@ int main(int argc, char **argv)
     }
     int failed = 0, i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-        if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "--help") == 0) {
-            if (argv[i][2] == 'v')
-                printf("morelli %s\n", morelli_version());
-            else
-                print_help(e);
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("morelli %s\n", morelli_version());
+            session_free(e);
+            return 0;
+        }
+        if (strcmp(argv[i], "--help") == 0) {
+            print_help(e);
             session_free(e);
             return 0;
         }

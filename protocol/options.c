@@ -57,17 +57,27 @@ int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char
     return -1;
 }
 
-void list_options(Session *e)
+void option_lines(void (*out)(void *ctx, const char *line), void *ctx)
 {
     char line[512];
     option_ugi_line(variant_option(), 0, line, sizeof line);
-    say(e, "%s", line);
+    out(ctx, line);
     for (int i = 0; game_option_at(i); i++) {
         option_ugi_line(game_option_at(i), 0, line, sizeof line);
-        say(e, "%s", line);
+        out(ctx, line);
     }
     for (int i = 0; i < search_option_count; i++) {
         option_ugi_line(&search_options[i], 0, line, sizeof line);
-        say(e, "%s", line);
+        out(ctx, line);
     }
+}
+
+static void say_line(void *ctx, const char *line)
+{
+    say(ctx, "%s", line);
+}
+
+void list_options(Session *e)
+{
+    option_lines(say_line, e);
 }

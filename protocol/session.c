@@ -301,18 +301,10 @@ static int64_t worker_cpu_ms(Session *e)
 }
 
 /* The ordered best guess for the job's position as text: the move best by
- * the evaluation one ply ahead (search_guess), the first legal move only
- * when that fails (out of memory). */
+ * the evaluation one ply ahead (search_guess). */
 static void guess_move(Session *e, char *text, size_t len)
 {
-    Move m = search_guess(e->job_game, e->job_pos);
-    if (m == MOVE_NONE) {
-        int n;
-        Move *moves = legal_moves(e->job_game, e->job_pos, &n);
-        m = n > 0 ? moves[0] : MOVE_NONE;
-        free(moves);
-    }
-    game_move_str(e->job_game, e->job_pos, m, text, len);
+    game_move_str(e->job_game, e->job_pos, search_guess(e->job_game, e->job_pos), text, len);
 }
 
 static void *watchdog_main(void *arg)

@@ -79,4 +79,8 @@ const char *morelli_version(void);
 /* The bench positions embedded from bench/positions.txt (NUL-terminated). */
 const char *bench_positions_text(void);
 
+/* Each `option name ...` line the engine lists at `ugi` (every game's
+ * options, then the searchers'), handed to out(ctx, line). */
+void option_lines(void (*out)(void *ctx, const char *line), void *ctx);
+
 #endif
