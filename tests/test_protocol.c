@@ -359,26 +359,29 @@ static void run_script(void **state)
                 snprintf(played + pl, sizeof played - pl, "%s%s", pl ? " " : "", mv);
         } else if (strcmp(word, "starve") == 0) {
             long n = strtol(arg, &sp, 10);
+            if (n <= 0)
+                SCRIPT_FAIL("starve needs a count of searches, not '%s'", arg);
+            const char *cmd = *sp == ' ' ? sp + 1 : "go";
             char go[256], mv[256];
-            snprintf(go, sizeof go, "%s\n", sp && *sp == ' ' ? sp + 1 : "go");
+            snprintf(go, sizeof go, "%s\n", cmd);
             int count[BACK_KINDS] = {0};
             for (long i = 0; i < n; i++) {
                 int back = BACK_NONE;
                 if (proc_send(&p, go, strlen(go)) != 0)
                     SCRIPT_FAIL("engine closed its input");
                 if (!starved_move(&p, mv, sizeof mv, DEFAULT_TIMEOUT_MS * tscale, &back))
-                    SCRIPT_FAIL("no bestmove for '%s' (%ld of %ld)", sp + 1, i + 1, n);
+                    SCRIPT_FAIL("no bestmove for '%s' (%ld of %ld)", cmd, i + 1, n);
                 char needle[260];
                 snprintf(needle, sizeof needle, " %s ", mv);
                 if (!moves || !strstr(moves, needle))
                     SCRIPT_FAIL("bestmove %s is not legal", mv);
                 if (back == BACK_NONE)
                     SCRIPT_FAIL("bestmove %s of '%s' has no iteration, pv or guess behind it", mv,
-                                sp + 1);
+                                cmd);
                 count[back]++;
             }
             print_message("%s:%d: %s: %d completed iterations, %d lowerbound pv, %d guesses\n",
-                          file, lineno, sp + 1, count[BACK_DONE], count[BACK_PARTIAL],
+                          file, lineno, cmd, count[BACK_DONE], count[BACK_PARTIAL],
                           count[BACK_GUESS]);
         } else if (strcmp(word, "silent") == 0) {
             int r = next_reply(&p, reply, sizeof reply, atoi(arg), 0);
