@@ -17,6 +17,9 @@
 #   make web-serve  serve it on http://127.0.0.1:8000/
 #   make test-web   play the page in Debian's chromium (tests/web/)
 #   make format-check  the C sources against .clang-format; make format rewrites them
+#   make install    the portable engine, runner, man pages, docs under PREFIX
+#                   (/usr/local; DESTDIR= stages); make uninstall; make test-install
+#   make ARCH=...   the release build for other CPUs (native by default; see ARCH)
 #   make clean
 #
 # Parallel by default: as many jobs as processors (a -jN on the command line
@@ -41,13 +44,30 @@ Q :=
 brief = @:
 else
 Q := @
-brief = @printf '  %-3s %s\n' $(1) $(2)
+brief = @printf '  %-3s %s\n' '$(1)' '$(2)'
 endif
 
 CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE     := -std=c11 -D_GNU_SOURCE -pthread -MMD -MP
-RELEASE  := -O3 -march=native -flto=auto -fno-pie -no-pie
+# The release build's instruction set, ARCH= on the command line:
+#   native      this machine's (the default for a local build)
+#   x86-64-v3   AVX2, BMI2 (x86 CPUs from about 2013 on)
+#   x86-64-v2   SSE4.2, POPCNT (from about 2009 on): installs and images
+#   x86-64      any 64-bit x86
+#   generic     the compiler's default target (any CPU, e.g. ARM)
+# Every choice searches the same nodes (bench signature); make bench-check
+# ARCH=x86-64 checks it.  A change of ARCH rebuilds build/obj/.
+ARCH     ?= native
+ARCHES   := native x86-64-v3 x86-64-v2 x86-64 generic
+ifeq ($(filter $(ARCH),$(ARCHES)),)
+$(error ARCH=$(ARCH): not one of $(ARCHES))
+endif
+# The portable choice of `make install` and `make image` (DIST_ARCH=...).
+DIST_ARCH ?= $(if $(filter x86_64 amd64,$(shell uname -m 2>/dev/null)),x86-64-v2,generic)
+arch_flags = $(if $(filter generic,$(1)),,-march=$(1)) -DMORELLI_ARCH='"$(1)"'
+RELOPT   := -O3 -flto=auto -fno-pie -no-pie
+RELEASE  := $(RELOPT) $(call arch_flags,$(ARCH))
 TESTOPT  := -O2 -g -Werror
 TSANOPT  := -O1 -g -Werror -fsanitize=thread
 CLANG    ?= clang
@@ -85,6 +105,9 @@ TEST_SUP := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
 build/version.txt: FORCE
 	@mkdir -p build
 	@[ "$$(cat $@ 2>/dev/null)" = '$(MORELLI_VERSION)' ] || echo '$(MORELLI_VERSION)' > $@
+build/arch.txt: FORCE
+	@mkdir -p build
+	@[ "$$(cat $@ 2>/dev/null)" = '$(ARCH) $(CC)' ] || echo '$(ARCH) $(CC)' > $@
 FORCE:
 .PHONY: FORCE
 $(foreach d,obj pgo test san clang native tsan fuzz web/obj,build/$(d)/protocol/version.o): build/version.txt
@@ -115,7 +138,7 @@ ifeq ($(PGO),1)
 PGO_OBJ  := $(LIB_SRC:%.c=build/pgo/%.o) build/pgo/protocol/main.o
 PGO_USE  := -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-missing-profile
 
-build/pgo/%.o: %.c
+build/pgo/%.o: %.c build/arch.txt
 	@mkdir -p $(dir $@) $(dir build/obj/$*)
 	$(call brief,CC,$<)
 	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) -fprofile-generate -fprofile-update=atomic \
@@ -130,21 +153,21 @@ build/pgo/profile: build/pgo/morelli bench/pgo_train.sh
 	sh bench/pgo_train.sh build/pgo/morelli
 	@touch $@
 
-build/obj/%.o: %.c build/pgo/profile
+build/obj/%.o: %.c build/pgo/profile build/arch.txt
 	@mkdir -p $(dir $@)
 	$(call brief,CC,$<)
 	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(PGO_USE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 else
 PGO_USE  :=
 
-build/obj/%.o: %.c
+build/obj/%.o: %.c build/arch.txt
 	@mkdir -p $(dir $@)
 	$(call brief,CC,$<)
 	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(RELEASE) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
 endif
 
 build/morelli: build/obj/protocol/main.o $(REL_OBJ)
-	$(call brief,LD,$@)
+	$(call brief,LD,$@ for ARCH=$(ARCH))
 	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
 
 build/match: build/obj/bench/match/match_main.o $(REL_OBJ)
@@ -154,6 +177,85 @@ build/match: build/obj/bench/match/match_main.o $(REL_OBJ)
 build/speed: build/obj/bench/speed_main.o $(REL_OBJ)
 	$(call brief,LD,$@)
 	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+# --- portable builds, install ---------------------------------------------
+# build/dist/: the release build for DIST_ARCH (portable), the one `make install`
+# copies; build/static/: the same objects linked statically, for `make image`.
+DIST_FLAGS := $(RELOPT) $(call arch_flags,$(DIST_ARCH))
+DIST_OBJ   := $(LIB_SRC:%.c=build/dist/obj/%.o)
+
+build/dist/arch.txt: FORCE
+	@mkdir -p build/dist
+	@[ "$$(cat $@ 2>/dev/null)" = '$(DIST_ARCH) $(CC)' ] || echo '$(DIST_ARCH) $(CC)' > $@
+
+build/dist/obj/%.o: %.c build/dist/arch.txt
+	@mkdir -p $(dir $@)
+	$(call brief,CC,$<)
+	$(Q)$(CC) $(BASE) $(call layer_inc,$<) $(WARN) $(DIST_FLAGS) $(CFLAGS) -c $< -o $@ $(LAYER_HINT)
+
+build/dist/morelli: build/dist/obj/protocol/main.o $(DIST_OBJ)
+	$(call brief,LD,$@ for ARCH=$(DIST_ARCH))
+	$(Q)$(CC) $(DIST_FLAGS) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/dist/match: build/dist/obj/bench/match/match_main.o $(DIST_OBJ)
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(DIST_FLAGS) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/static/morelli: build/dist/obj/protocol/main.o $(DIST_OBJ)
+	@mkdir -p $(dir $@)
+	$(call brief,LD,$@ for ARCH=$(DIST_ARCH) static)
+	$(Q)$(CC) $(DIST_FLAGS) -static $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/static/match: build/dist/obj/bench/match/match_main.o $(DIST_OBJ)
+	@mkdir -p $(dir $@)
+	$(call brief,LD,$@ static)
+	$(Q)$(CC) $(DIST_FLAGS) -static $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+dist: build/dist/morelli build/dist/match
+
+#   make install [PREFIX=/usr/local] [DESTDIR=]   make uninstall (the same)
+# The engine as $(BINDIR)/morelli, the match runner as morelli-match, their
+# manual pages (section 6) and the docs.  Every folder is checked writable
+# before anything is copied.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DOCDIR  ?= $(PREFIX)/share/doc/morelli
+MANPAGES := docs/man/morelli.6 docs/man/morelli-match.6
+DOCS     := README.md $(sort $(wildcard docs/*.md docs/*.png))
+INSTALL_DIRS = $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man6 $(DESTDIR)$(DOCDIR)
+
+install: build/dist/morelli build/dist/match
+	@for d in $(INSTALL_DIRS); do \
+	    a=$$d; while [ ! -e "$$a" ]; do a=$$(dirname "$$a"); done; \
+	    if [ ! -d "$$a" ] || ! t=$$(mktemp -p "$$a" .morelli-install.XXXXXX 2>/dev/null); then \
+	        echo "make install: cannot write $$d ($$a is not a folder this user may write); nothing was copied" >&2; \
+	        echo "make install: pick another PREFIX (e.g. PREFIX=$$HOME/.local) or run it as a user who may write there" >&2; \
+	        exit 1; \
+	    fi; \
+	    rm -f "$$t"; \
+	done
+	install -d $(INSTALL_DIRS)
+	install -m 755 build/dist/morelli $(DESTDIR)$(BINDIR)/morelli
+	install -m 755 build/dist/match $(DESTDIR)$(BINDIR)/morelli-match
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man6/
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	@echo "make install: morelli and morelli-match in $(DESTDIR)$(BINDIR) (ARCH=$(DIST_ARCH)), man 6 morelli"
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/morelli $(DESTDIR)$(BINDIR)/morelli-match \
+		$(addprefix $(DESTDIR)$(MANDIR)/man6/,$(notdir $(MANPAGES))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+print-dist-arch:
+	@echo $(DIST_ARCH)
+
+# Installs into a temporary DESTDIR and checks what is there (tests/install.sh).
+test-install:
+	+@sh tests/install.sh check
+
+.PHONY: dist install uninstall test-install print-dist-arch
 
 # --- tools (not part of `make` or `make test`) -----------------------------
 #   make tools      build/eval_tune (docs/tuning.md), build/search_tune
@@ -368,6 +470,7 @@ fuzz: $(FUZZ_BINS)
 .PHONY: fuzz
 
 # protocol/bench_data.c embeds bench/positions.txt with .incbin.
+build/dist/obj/protocol/bench_data.o: bench/positions.txt
 build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/protocol/bench_data.o \
 	build/san/protocol/bench_data.o build/clang/protocol/bench_data.o build/native/protocol/bench_data.o \
 	build/tsan/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt

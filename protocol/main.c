@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     int failed = 0, i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (strcmp(argv[i], "--version") == 0) {
-            printf("morelli %s\n", morelli_version());
+            printf("morelli %s\n%s\n", morelli_version(), morelli_build());
             session_free(e);
             return 0;
         }

@@ -75,6 +75,8 @@ void session_error(Session *e, const char *fmt, ...) __attribute__((format(print
 
 /* The engine's version, set by the build (protocol/version.c). */
 const char *morelli_version(void);
+/* "built for ARCH by COMPILER VERSION": the second line of --version. */
+const char *morelli_build(void);
 
 /* The bench positions embedded from bench/positions.txt (NUL-terminated). */
 const char *bench_positions_text(void);

@@ -21,7 +21,7 @@
 # are moved into the scratch directory (the machine may be shared). Commands still running
 # after 10 seconds (DOCCHECK_LIMIT) are stopped and counted as long (no error so far). Skipped,
 # with the reason: placeholders (`<...>`, `...`), `git clone`, `cd`, `apt-get`,
-# the make targets CI runs anyway or that take minutes (test, check, pgo, format,
+# install, image and ARCH= builds, the make targets CI runs anyway or that take minutes (test, check, pgo, format,
 # sanitize, bench, fuzz, doccheck, clean), the clang/wasm ones (web, test-web, test-clang, tsan:
 # they may install a toolchain) and servers (web-serve).
 # Also: no page may point outside the repository (RULES.md, /work/..., ../shared),
@@ -83,6 +83,8 @@ sub skip_reason {
     return 'placeholder' if $c =~ /<[a-z][^>]*>|\.\.\./;
     return 'fetches or installs' if $c =~ /^(git clone|apt-get|sudo)\b/;
     return 'changes directory' if $c =~ /^cd\b/;
+    return 'installs, or builds for another machine'
+        if $c =~ /^make\s+(install|uninstall|image|ARCH=|DIST_ARCH=)/;
     return 'needs make fuzz (clang)' if $c =~ m{build/fuzz/};
     return 'a server, runs until Ctrl-C' if $c =~ /^make\s+web-serve\b/;
     return 'needs clang (may install a toolchain)'
