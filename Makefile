@@ -255,7 +255,25 @@ print-dist-arch:
 test-install:
 	+@sh tests/install.sh check
 
-.PHONY: dist install uninstall test-install print-dist-arch
+# The container image (FROM scratch: the static engine and runner) as an OCI
+# archive, loaded into podman or docker when one runs here; test-image checks
+# it and the Kubernetes manifests (tests/k8s.sh).
+IMAGE_NAME ?= morelli:latest
+image: build/static/morelli build/static/match
+	@sh bench/match/shards/image.sh build/image/morelli-image.tar $(IMAGE_NAME) build/static/morelli build/static/match
+	@if command -v podman > /dev/null && podman info > /dev/null 2>&1; then podman load -i build/image/morelli-image.tar; \
+	elif command -v docker > /dev/null && docker info > /dev/null 2>&1; then docker load -i build/image/morelli-image.tar; \
+	else echo "make image: no running podman or docker here: load it elsewhere with podman load -i, docker load -i or kind load image-archive"; fi
+
+test-image: image
+	+@sh tests/k8s.sh build/image/morelli-image.tar
+
+# A one-node Slurm on this machine plays a sharded match (tests/slurm.sh;
+# root: it installs slurm-wlm and munge when missing and stops what it starts).
+test-slurm: all
+	@sh tests/slurm.sh
+
+.PHONY: dist install uninstall test-install print-dist-arch test-slurm image test-image
 
 # --- tools (not part of `make` or `make test`) -----------------------------
 #   make tools      build/eval_tune (docs/tuning.md), build/search_tune

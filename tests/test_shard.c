@@ -46,6 +46,91 @@ static void test_specs(void **state)
     assert_true(rows >= 10);
 }
 
+static void set_or_unset(const char *name, const char *value)
+{
+    if (strcmp(value, "-") == 0)
+        unsetenv(name);
+    else
+        setenv(name, value, 1);
+}
+
+/* `--shard auto/N` from the launchers' variables and {K} in --results
+ * (tests/data/shard_auto.txt). */
+static void test_auto_and_results_path(void **state)
+{
+    (void)state;
+    FILE *f = td_open("shard_auto.txt");
+    char line[512], *fl[TD_MAXF];
+    int nf, rows = 0;
+    while ((nf = td_next_record(f, line, sizeof line, fl)) > 0) {
+        char out[256] = "", err[256] = "";
+        const char *want;
+        int rc;
+        if (strcmp(fl[0], "auto") == 0 && nf == 6) {
+            set_or_unset("SHARD", fl[1]);
+            set_or_unset("SLURM_ARRAY_TASK_ID", fl[2]);
+            set_or_unset("JOB_COMPLETION_INDEX", fl[3]);
+            rc = shard_auto_spec(fl[4], out, sizeof out, err, sizeof err);
+            want = fl[5];
+        } else if (strcmp(fl[0], "results") == 0 && nf == 4) {
+            snprintf(out, sizeof out, "%s", fl[1]);
+            rc = shard_results_path(out, sizeof out, atoi(fl[2]), err, sizeof err);
+            want = fl[3];
+        } else {
+            fail_msg("bad row '%s' (%d fields)", fl[0], nf);
+            break;
+        }
+        if (strncmp(want, "bad: ", 5) == 0) {
+            if (rc == 0 || !strstr(err, want + 5))
+                fail_msg("'%s' accepted or wrong message: '%s'", fl[nf - 2], err);
+        } else if (rc != 0 || strcmp(out, want) != 0) {
+            fail_msg("'%s': rc %d, '%s' (%s), want '%s'", fl[nf - 2], rc, out, err, want);
+        }
+        rows++;
+    }
+    fclose(f);
+    unsetenv("SHARD");
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("JOB_COMPLETION_INDEX");
+    assert_true(rows >= 10);
+}
+
+/* --merge DIR: a folder's shard-*.txt files in shard order (shard-2 before
+ * shard-10), other names left out, files named as they are; a folder with
+ * none refused. */
+static void test_expand(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/morelli-expand-XXXXXX", path[256], err[256] = "";
+    assert_non_null(mkdtemp(dir));
+    const char *names[] = {"shard-10.txt", "shard-2.txt", "notes.txt", "shard-1.log"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    char *args[] = {"first.txt", dir, "last.txt"}, **paths;
+    int n;
+    assert_int_equal(shard_expand(args, 3, &paths, &n, err, sizeof err), 0);
+    assert_int_equal(n, 4);
+    assert_string_equal(paths[0], "first.txt");
+    snprintf(path, sizeof path, "%s/shard-2.txt", dir);
+    assert_string_equal(paths[1], path);
+    snprintf(path, sizeof path, "%s/shard-10.txt", dir);
+    assert_string_equal(paths[2], path);
+    assert_string_equal(paths[3], "last.txt");
+    shard_free_paths(paths, n);
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    char *empty[] = {dir};
+    assert_int_equal(shard_expand(empty, 1, &paths, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no results files"));
+    rmdir(dir);
+}
+
 /* Every pair is played by exactly one shard, and shards differ by at most
  * one pair. */
 static void test_split(void **state)
@@ -258,6 +343,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_auto_and_results_path),
+        cmocka_unit_test(test_expand),
         cmocka_unit_test(test_roundtrip_and_bad_files),
         cmocka_unit_test(test_join),
     };

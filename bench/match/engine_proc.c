@@ -53,6 +53,68 @@ static int output_channel(int fds[2], int *stamped)
     return pipe2(fds, O_CLOEXEC);
 }
 
+/*
+ * A command of plain words (letters, digits, `_/.,:=+@%-`, blanks between)
+ * runs with no shell, so an image that holds only the programs can still
+ * start its engines; anything else (quotes, `$`, redirections, `~`) runs as
+ * `exec CMD` under /bin/sh.  Both start the same program with the same
+ * arguments.  The plain command's words and program path are made here,
+ * before the fork (the child may only exec).  Returns 1 with words[] filled
+ * (malloc'd, in one block), 0 for the shell.
+ */
+#define PLAIN_WORDS 64
+static int plain_command(const char *cmd, char ***words_out, char **path_out)
+{
+    for (const char *p = cmd; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.,:=+@%- ",
+                    *p))
+            return 0;
+    size_t n = strlen(cmd);
+    char **words = malloc((PLAIN_WORDS + 1) * sizeof *words + n + 1 + 4096);
+    if (!words)
+        return 0;
+    char *text = (char *)(words + PLAIN_WORDS + 1), *path = text + n + 1;
+    memcpy(text, cmd, n + 1);
+    int k = 0;
+    for (char *w = text; *w;) { /* the words, cut at the blanks */
+        if (*w == ' ') {
+            *w++ = '\0';
+            continue;
+        }
+        if (k == PLAIN_WORDS) {
+            free(words);
+            return 0;
+        }
+        words[k++] = w;
+        w += strcspn(w, " ");
+    }
+    words[k] = NULL;
+    if (k == 0) {
+        free(words);
+        return 0;
+    }
+    if (strchr(words[0], '/')) {
+        snprintf(path, 4096, "%s", words[0]);
+    } else { /* the program's path as a shell finds it */
+        const char *dirs = getenv("PATH");
+        int found = 0;
+        for (const char *d = dirs && *dirs ? dirs : "/usr/local/bin:/usr/bin:/bin"; !found && *d;) {
+            size_t len = strcspn(d, ":");
+            if (snprintf(path, 4096, "%.*s%s%s", (int)len, len ? d : ".", "/", words[0]) < 4096 &&
+                access(path, X_OK) == 0)
+                found = 1;
+            d += len + (d[len] == ':');
+        }
+        if (!found) {
+            free(words);
+            return 0; /* the shell says "not found" */
+        }
+    }
+    *words_out = words;
+    *path_out = path;
+    return 1;
+}
+
 int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
 {
     int in[2], out[2];
@@ -83,10 +145,13 @@ int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
         return -1;
     }
     snprintf(shell, n, "exec %s", cmd);
+    char **words = NULL, *path = NULL;
+    int plain = plain_command(cmd, &words, &path);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         free(shell);
+        free(words);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         return -1;
     }
@@ -99,11 +164,15 @@ int engine_proc_start(EngineProc *e, const char *cmd, char *err, size_t errlen)
         setpgid(0, 0);
         dup2(in[0], 0);
         dup2(out[1], 1);
-        execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
+        if (plain)
+            execv(path, words);
+        else
+            execl("/bin/sh", "sh", "-c", shell, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid); /* also from here, so a kill right away finds the group */
     free(shell);
+    free(words);
     close(in[0]);
     close(out[1]);
     e->pid = pid;

@@ -246,14 +246,18 @@ int match_run(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, s
 
 int match_merge(const MatchConfig *cfg, FILE *out, MatchSummary *sum, char *err, size_t errlen)
 {
-    int n = cfg->nmerge;
+    char **paths;
+    int n;
+    if (shard_expand(cfg->merge, cfg->nmerge, &paths, &n, err, errlen) != 0)
+        return -1;
     ShardFile *files = calloc((size_t)(n > 0 ? n : 1), sizeof *files), all;
     MatchConfig *c = malloc(sizeof *c);
     int rc = files && c ? 0 : -1, nread = 0;
     if (rc != 0)
         snprintf(err, errlen, "out of memory");
     for (; rc == 0 && nread < n; nread++)
-        rc = shard_read(cfg->merge[nread], &files[nread], term_names, TERM_COUNT, err, errlen);
+        rc = shard_read(paths[nread], &files[nread], term_names, TERM_COUNT, err, errlen);
+    shard_free_paths(paths, n);
     if (rc == 0)
         rc = shard_join(files, nread, &all, err, errlen);
     for (int i = 0; i < nread; i++)

@@ -385,8 +385,10 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
                 return -1;
             c->load = (int)x;
         } else if (!strcmp(a, "--shard")) {
+            char spec[64];
             if (!(v = value_of(argc, argv, &i, err, errlen)) ||
-                shard_parse_spec(v, &c->shard_k, &c->shard_n, err, errlen))
+                shard_auto_spec(v, spec, sizeof spec, err, errlen) ||
+                shard_parse_spec(spec, &c->shard_k, &c->shard_n, err, errlen))
                 return -1;
         } else if (!strcmp(a, "--results")) {
             if (!(v = value_of(argc, argv, &i, err, errlen)))
@@ -500,6 +502,8 @@ int match_parse_args(MatchConfig *c, int argc, char **argv, const char *argv0_di
         snprintf(err, errlen, "--shard needs --results FILE");
         return -1;
     }
+    if (shard_results_path(c->results, sizeof c->results, c->shard_k, err, errlen))
+        return -1;
     if (tc_given > 1) {
         snprintf(err, errlen, "give one of --tc, --movetime, --depth, --nodes");
         return -1;

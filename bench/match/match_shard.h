@@ -29,6 +29,25 @@
 /* Parses "K/N" (1 <= K <= N <= SHARD_MAX). Returns 0, or -1 with a message. */
 int shard_parse_spec(const char *text, int *k, int *n, char *err, size_t errlen);
 
+/* `--shard auto/N`: K from $SHARD or $SLURM_ARRAY_TASK_ID (1-based) or
+ * $JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job), the first
+ * set, written "K/N" into out; any other text is copied as it is.
+ * Returns 0, or -1 with a message (none set, not a number). */
+int shard_auto_spec(const char *text, char *out, size_t outlen, char *err, size_t errlen);
+
+/* Replaces "{K}" in the results path (of capacity len) by shard k.
+ * Returns 0 (also when there is none), or -1 with a message ({K} without
+ * a shard, twice, or a path too long). */
+int shard_results_path(char *path, size_t len, int k, char *err, size_t errlen);
+
+/* The files of `--merge ARG...`: each folder among args gives its
+ * shard-*.txt files in shard order, any other argument itself.  *paths
+ * (*npaths of them) is freed by shard_free_paths.  Returns 0, or -1 with a
+ * message (a folder with no results files, one that cannot be read). */
+int shard_expand(char *const *args, int nargs, char ***paths, int *npaths, char *err,
+                 size_t errlen);
+void shard_free_paths(char **paths, int n);
+
 /* Non-zero when pair (0-based) is played by shard k of n (n == 0: no
  * sharding, every pair). */
 int shard_owns(int k, int n, int pair);

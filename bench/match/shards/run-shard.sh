@@ -3,12 +3,13 @@
 #
 #   bench/match/shards/run-shard.sh N DIR [build/match arguments ...]
 #
-# plays shard K of N and writes DIR/shard-K.txt, where K is the first of
-#   $SHARD          (1-based: GNU parallel's {}, or by hand)
+# plays shard K of N and writes DIR/shard-K.txt (DIR is made when missing),
+# where K is the first of
+#   $SHARD                    (1-based: GNU parallel's {}, or by hand)
 #   $SLURM_ARRAY_TASK_ID      (1-based with #SBATCH --array=1-N)
 #   $JOB_COMPLETION_INDEX     (0-based: a Kubernetes Indexed Job)
-# that is set.  $MATCH is the runner (default: build/match).  Afterwards:
-#   build/match --merge DIR/shard-*.txt
+# that is set (the runner's `--shard auto/N`).  $MATCH is the runner
+# (default: build/match).  Afterwards: build/match --merge DIR
 set -eu
 if [ $# -lt 2 ]; then
     echo "usage: $0 N DIR [build/match arguments ...]" >&2
@@ -16,15 +17,5 @@ if [ $# -lt 2 ]; then
 fi
 n=$1 dir=$2
 shift 2
-if [ -n "${SHARD:-}" ]; then
-    k=$SHARD
-elif [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
-    k=$SLURM_ARRAY_TASK_ID
-elif [ -n "${JOB_COMPLETION_INDEX:-}" ]; then
-    k=$((JOB_COMPLETION_INDEX + 1))
-else
-    echo "$0: set SHARD, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX" >&2
-    exit 2
-fi
 mkdir -p "$dir"
-exec "${MATCH:-build/match}" "$@" --quiet --shard "$k/$n" --results "$dir/shard-$k.txt"
+exec "${MATCH:-build/match}" "$@" --quiet --shard "auto/$n" --results "$dir/shard-{K}.txt"

@@ -1,25 +1,25 @@
 #!/bin/sh
-# A match of 16 shards as a Slurm job array (docs/match.md, "Sharded matches").
-# Run from the top of the repository, built on the cluster's nodes (`make`):
+# One task of a match played as a Slurm job array (docs/match.md, "Sharded
+# matches").  bench/match/shards/slurm-submit.sh submits it with its merge
+# job; by hand, from the top of the repository, built on the nodes (`make`):
 #
-#   sbatch bench/match/shards/slurm-array.sh
-#   # when the array is done (or chain it: sbatch --dependency=afterok:JOBID ...):
-#   build/match --merge results/shard-*.txt
+#   sbatch --array=1-16 bench/match/shards/slurm-array.sh [match arguments]
+#   # when the array is done:
+#   build/match --merge results
 #
-# Change the match below; --array must run 1..N (Slurm tells the task N in
-# SLURM_ARRAY_TASK_COUNT).  Each task plays its shard with --concurrency 2 on the 2
-# CPUs it asks for.
+# Task K of the array plays shard K of N (N: the array's size, which Slurm
+# gives in SLURM_ARRAY_TASK_COUNT) into $RESULTS/shard-K.txt (default
+# results/, made when missing).  Without match arguments it plays the match
+# below: 800 games, --concurrency 2 on the 2 CPUs a task asks for.  Slurm's
+# own log of each task goes where sbatch's --output says (by default
+# slurm-JOB_TASK.out in the folder sbatch ran in, which always exists).
 #SBATCH --job-name=morelli-match
 #SBATCH --array=1-16
 #SBATCH --cpus-per-task=2
-#SBATCH --output=results/slurm-%A-%a.log
 set -eu
-if [ -n "${MATCH_ARGS:-}" ]; then
-    set -- $MATCH_ARGS # another match, e.g. for a check without Slurm
-else
+if [ $# -eq 0 ]; then
     set -- --engine cmd=build/morelli name=ab option.Search=alphabeta \
         --engine cmd=build/morelli name=mcts option.Search=mcts \
         --variant morelli --games 800 --tc 1000+10 --concurrency 2
 fi
-mkdir -p "${RESULTS:-results}"
 exec bench/match/shards/run-shard.sh "${SLURM_ARRAY_TASK_COUNT:-16}" "${RESULTS:-results}" "$@"
