@@ -333,6 +333,22 @@ static int parse_game(char *line, const char *const *term_names, int nterm, Shar
     return 0;
 }
 
+/* "shard K/N": 0 with *k, *n, or -1. */
+static int parse_shard_line(const char *line, int *k, int *n)
+{
+    char spec[64], e[128];
+    return strncmp(line, "shard ", 6) == 0 && sscanf(line + 6, "%63s", spec) == 1 &&
+                   shard_parse_spec(spec, k, n, e, sizeof e) == 0
+               ? 0
+               : -1;
+}
+
+/* "game ...": 0 with *g (pointing into line), or -1. */
+static int parse_game_line(char *line, const char *const *term_names, int nterm, ShardGame *g)
+{
+    return strncmp(line, "game ", 5) == 0 ? parse_game(line + 5, term_names, nterm, g) : -1;
+}
+
 /* The games of the match from its identity lines. */
 static int ident_games(const char *ident)
 {
@@ -375,17 +391,14 @@ static int first_bad_line(const char *buf, size_t len, const char *const *term_n
             part = !strncmp(line, "match ", 6);
         } else if (part == 1) {
             int k, nn;
-            char e[128], spec[64];
-            ok = !strncmp(line, "shard ", 6) && sscanf(line + 6, "%63s", spec) == 1 &&
-                 shard_parse_spec(spec, &k, &nn, e, sizeof e) == 0;
+            ok = parse_shard_line(line, &k, &nn) == 0;
             part = 2;
         } else if (at + n + 1 >= len) {
             int count = -1; /* the end line: its count of game lines */
             ok = sscanf(line, "end %d", &count) == 1 && count == games;
         } else {
             ShardGame g;
-            ok = !strncmp(line, "game ", 5) && n < sizeof line - 1 &&
-                 parse_game(line + 5, term_names, nterm, &g) == 0;
+            ok = n < sizeof line - 1 && parse_game_line(line, term_names, nterm, &g) == 0;
             games++;
         }
         if (!ok)
@@ -477,11 +490,9 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
     f->games = ident_games(f->ident);
     line = strchr(match + 1, '\n') + 1;
     char *nl = strchr(line, '\n');
-    char spec[64];
     if (nl)
         *nl = '\0';
-    if (!nl || strncmp(line, "shard ", 6) != 0 || sscanf(line + 6, "%63s", spec) != 1 ||
-        shard_parse_spec(spec, &f->k, &f->n, err, errlen) != 0) {
+    if (!nl || parse_shard_line(line, &f->k, &f->n) != 0) {
         snprintf(err, errlen, "%s: no valid shard line", path);
         goto out;
     }
@@ -502,7 +513,7 @@ int shard_read(const char *path, ShardFile *f, const char *const *term_names, in
         ShardGame g;
         char quote[64];
         snprintf(quote, sizeof quote, "%.60s", line);
-        if (strncmp(line, "game ", 5) != 0 || parse_game(line + 5, term_names, nterm, &g) != 0) {
+        if (parse_game_line(line, term_names, nterm, &g) != 0) {
             snprintf(err, errlen, "%s: line %d is not a valid game line: '%s'", path, lineno,
                      quote);
             bad = 1;
