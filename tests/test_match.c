@@ -20,6 +20,7 @@
 #include "../bench/match/match.h"
 #include "past.h"
 #include "morelli/morelli_options.h"
+#include "testpgn.h"
 
 #define ARGS_DATA "tests/data/match_args.txt"
 #define OPENINGS_DATA "tests/data/match_openings_morris.txt"
@@ -257,93 +258,33 @@ static void test_make_openings(void **state)
 
 /* --- whole matches ----------------------------------------------------------------------- */
 
-typedef struct PgnGame {
-    char variant[32], fen[FEN_MAX], result[16], term[32], white[64];
-    int plycount, nmoves;
-    char moves[1200][MOVE_STR_MAX];
-} PgnGame;
-
-/* Reads the next game of a record file; 0 at the end. */
-static int pgn_next(FILE *f, PgnGame *g)
-{
-    char line[4096];
-    memset(g, 0, sizeof *g);
-    int tags = 0;
-    g->plycount = -1;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '[') {
-            char key[32], val[1024];
-            if (sscanf(line, "[%31s \"%1023[^\"]\"]", key, val) == 2) {
-                tags++;
-                if (!strcmp(key, "Variant"))
-                    match_str_copy(g->variant, sizeof g->variant, val);
-                if (!strcmp(key, "FEN"))
-                    match_str_copy(g->fen, sizeof g->fen, val);
-                if (!strcmp(key, "Result"))
-                    match_str_copy(g->result, sizeof g->result, val);
-                if (!strcmp(key, "Termination"))
-                    match_str_copy(g->term, sizeof g->term, val);
-                if (!strcmp(key, "White"))
-                    match_str_copy(g->white, sizeof g->white, val);
-                if (!strcmp(key, "PlyCount"))
-                    g->plycount = atoi(val);
-            }
-            continue;
-        }
-        if (!tags || line[0] == '\n')
-            continue;
-        /* Movetext up to the result token. */
-        int in_comment = 0;
-        for (;;) {
-            for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n")) {
-                if (in_comment) {
-                    in_comment = !strchr(t, '}');
-                    continue;
-                }
-                if (t[0] == '{') {
-                    in_comment = !strchr(t, '}');
-                    continue;
-                }
-                if (!strcmp(t, g->result))
-                    return 1;
-                size_t n = strlen(t);
-                if (n && t[n - 1] == '.')
-                    continue;
-                assert_true(g->nmoves < 1200);
-                snprintf(g->moves[g->nmoves++], MOVE_STR_MAX, "%s", t);
-            }
-            if (!fgets(line, sizeof line, f))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 /* Replays every recorded game with the rules and checks its record. Returns
  * the first engine's (named first) points * 2. */
 static int check_records(const char *path, const char *first, int games)
 {
     FILE *f = fopen(path, "r");
     assert_non_null(f);
-    static PgnGame pg;
+    static PgnRecord pg;
+    static char moves[PGN_MOVES_MAX][MOVE_STR_MAX];
     int n = 0, half = 0;
     GameOptions opt;
     game_options_default(&opt);
-    while (pgn_next(f, &pg)) {
+    while (pgn_read(f, &pg)) {
         n++;
+        int nmoves = pgn_moves(&pg, moves, PGN_MOVES_MAX);
         const Game *g = game_by_name(pg.variant);
         assert_non_null(g);
         unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
         char err[256];
         assert_int_equal(g->from_fen(pos, pg.fen, &opt, err, sizeof err), 0);
-        assert_int_equal(pg.plycount, pg.nmoves);
+        assert_int_equal(pg.plycount, nmoves);
         Past h;
         past_init(&h);
-        for (int i = 0; i < pg.nmoves; i++) {
+        for (int i = 0; i < nmoves; i++) {
             assert_int_equal(past_result(g, pos, h.keys, h.len), RESULT_NONE);
-            Move m = game_parse_move(g, pos, pg.moves[i]);
+            Move m = game_parse_move(g, pos, moves[i]);
             if (m == MOVE_NONE)
-                fail_msg("game %d: illegal move %s at ply %d", n, pg.moves[i], i + 1);
+                fail_msg("game %d: illegal move %s at ply %d", n, moves[i], i + 1);
             past_push(&h, g->key(pos));
             g->make(pos, m, undo);
         }

@@ -24,6 +24,7 @@
 
 #include "../bench/match/match.h"
 #include "testdata.h"
+#include "testpgn.h"
 
 #define DATA "match_pgn.txt"
 #define FAKE "sh tests/fake_engine/fake_engine.sh"
@@ -34,63 +35,10 @@ static const char *engine_bin(void)
     return b && *b ? b : "build/test/morelli";
 }
 
-/* One game as a reader takes it from the record. */
-typedef struct PgnTags {
-    char white[64], black[64], result[16], term[32], reason[256], fen[FEN_MAX];
-    char first_tags[7][32]; /* the first seven tag names, in order */
-    int ntags;
-    char movetext[65536];
-} PgnTags;
-
-/* Reads the next game (tags, then movetext up to the blank line after it).
- * Returns 0 at the end of the file. */
-static int next_game(FILE *f, PgnTags *g)
-{
-    char line[4096];
-    memset(g, 0, sizeof *g);
-    int in_moves = 0;
-    size_t used = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (!in_moves && line[0] == '[') {
-            char key[32], val[1024] = "";
-            if (sscanf(line, "[%31s \"%1023[^\"]\"]", key, val) < 1)
-                fail_msg("bad tag line: %s", line);
-            if (g->ntags < 7)
-                snprintf(g->first_tags[g->ntags], sizeof g->first_tags[0], "%s", key);
-            g->ntags++;
-            struct {
-                const char *key;
-                char *dst;
-                size_t len;
-            } want[] = {
-                {"White", g->white, sizeof g->white},    {"Black", g->black, sizeof g->black},
-                {"Result", g->result, sizeof g->result}, {"Termination", g->term, sizeof g->term},
-                {"Reason", g->reason, sizeof g->reason}, {"FEN", g->fen, sizeof g->fen},
-            };
-            for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-                if (!strcmp(key, want[i].key))
-                    snprintf(want[i].dst, want[i].len, "%s", val);
-            continue;
-        }
-        if (line[0] == '\n') {
-            if (in_moves)
-                return 1;
-            if (g->ntags)
-                in_moves = 1;
-            continue;
-        }
-        size_t n = strlen(line);
-        assert_true(used + n < sizeof g->movetext);
-        memcpy(g->movetext + used, line, n + 1);
-        used += n;
-    }
-    return g->ntags > 0;
-}
-
 /* Checks the move numbers of a movetext: the first token is first, then
  * every number is "N." or "N..." in PGN's order, and the last token is the
  * result. */
-static void check_numbers(const PgnTags *g, const char *first, int game)
+static void check_numbers(const PgnRecord *g, const char *first, int game)
 {
     char *text = strdup(g->movetext), *save = NULL, *last = NULL;
     assert_non_null(text);
@@ -132,7 +80,7 @@ static void result_points(const char *result, int *w, int *b)
 }
 
 /* The Termination and Reason agree with the Result. */
-static void check_reason(const PgnTags *g, int w, int b, int game)
+static void check_reason(const PgnRecord *g, int w, int b, int game)
 {
     static const char *const fault[] = {"time", "illegal move", "crash", "start failure"};
     static const char *const drawn[] = {"repetition", "move rule", "max plies"};
@@ -229,13 +177,13 @@ static void one_match(char *line, int lineno)
     /* The records, read from the tags alone. */
     FILE *f = fopen(pgn, "r");
     assert_non_null(f);
-    static PgnTags g;
+    static PgnRecord g;
     int ngames = 0, half[2] = {0, 0}; /* one, two */
     static const char *const roster[7] = {"Event", "Site",  "Date",  "Round",
                                           "White", "Black", "Result"};
-    while (next_game(f, &g)) {
+    while (pgn_read(f, &g)) {
         ngames++;
-        for (int i = 0; i < 7; i++)
+        for (int i = 0; i < PGN_FIRST_TAGS; i++)
             assert_string_equal(g.first_tags[i], roster[i]);
         int w = 0, b = 0;
         result_points(g.result, &w, &b);
