@@ -110,7 +110,10 @@ build/arch.txt: FORCE
 	@[ "$$(cat $@ 2>/dev/null)" = '$(ARCH) $(CC)' ] || echo '$(ARCH) $(CC)' > $@
 FORCE:
 .PHONY: FORCE
-$(foreach d,obj pgo test san clang native tsan fuzz web/obj,build/$(d)/protocol/version.o): build/version.txt
+# Every object folder (the release's, the profile run's, the portable one,
+# the test flavours', the fuzzers', the page's) has its version.o.
+OBJ_DIRS := obj pgo dist/obj test san clang native tsan fuzz
+$(foreach d,$(OBJ_DIRS) web/obj,build/$(d)/protocol/version.o): build/version.txt
 
 REL_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 
@@ -337,20 +340,18 @@ cmocka:
 TEST_LONG_NAMES := test_morelli_solve test_morris test_match
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
 TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
+# $(1): the goal's name, $(2): the test binaries it builds and runs.
+define RUN_TESTS
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make $(1)"
+	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(2)
+	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(2)
+endef
 test:
-	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test"
-	@$(MAKE) --no-print-directory build/test/all
-	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(test_BINS)
-
+	$(call RUN_TESTS,test,$(test_BINS))
 check:
-	@CC="$(CC)" sh tests/ensure-cmocka.sh "make check"
-	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(TEST_QUICK)
-	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(TEST_QUICK)
-
+	$(call RUN_TESTS,check,$(TEST_QUICK))
 test-long:
-	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-long"
-	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(TEST_LONG)
-	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(TEST_LONG)
+	$(call RUN_TESTS,test-long,$(TEST_LONG))
 
 sanitize:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make sanitize"
@@ -488,10 +489,7 @@ fuzz: $(FUZZ_BINS)
 .PHONY: fuzz
 
 # protocol/bench_data.c embeds bench/positions.txt with .incbin.
-build/dist/obj/protocol/bench_data.o: bench/positions.txt
-build/obj/protocol/bench_data.o build/pgo/protocol/bench_data.o build/test/protocol/bench_data.o \
-	build/san/protocol/bench_data.o build/clang/protocol/bench_data.o build/native/protocol/bench_data.o \
-	build/tsan/protocol/bench_data.o build/fuzz/protocol/bench_data.o: bench/positions.txt
+$(foreach d,$(OBJ_DIRS),build/$(d)/protocol/bench_data.o): bench/positions.txt
 
 # --- format (.clang-format, written for clang-format 14 as Debian 12 has it) --
 #   make format-check   lists the files clang-format would change, and how many lines
