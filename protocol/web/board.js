@@ -2,14 +2,16 @@
  * board.js -- draws the three games' boards from a FEN as SVG.
  *
  *   Board.parse(game, fen)   -> {cells: {square: text}, side}
- *   Board.draw(svg, game, fen, marks, onClick)
+ *   Board.draw(svg, game, fen, marks, onClick, {diagonals, flip})
  *
  * Squares are named as in the engine's moves: Morelli `e3` (files from
  * `a`, ranks from 1 at the bottom, seen from Black), Morris `d2`, Fano
  * `1`..`7`.  Every square is an element with data-sq="<name>" that calls
  * onClick(name).  marks: {next: Set of squares to offer, picked: [...],
  * last: [...], changed: [...]}.  The drawing knows the boards' shapes only;
- * what may be played comes from the engine.
+ * what may be played comes from the engine.  flip turns the board half
+ * round (the other side at the bottom).  The Throne is a white diamond,
+ * apart from the yellow frames of the last move.
  */
 "use strict";
 
@@ -109,17 +111,21 @@ const Board = (() => {
     }
   }
 
-  function drawMorelli(svg, p, marks, onClick) {
+  function drawMorelli(svg, p, marks, onClick, flip) {
     const n = p.size, cs = 40, pad = 22, mid = (n - 1) / 2;
+    const at = (i) => (flip ? n - 1 - i : i);
     svg.setAttribute("viewBox", `0 0 ${n * cs + pad * 2} ${n * cs + pad * 2}`);
     for (let r = 0; r < n; r++) {
       for (let f = 0; f < n; f++) {
         const sq = String.fromCharCode(97 + f) + (n - r);
         const band = Math.max(Math.abs(f - mid), Math.abs(r - mid));
-        const x = pad + f * cs, y = pad + r * cs;
+        const x = pad + at(f) * cs, y = pad + at(r) * cs;
         const g = el("g", { class: classes(sq, marks), "data-sq": sq }, svg);
         el("rect", { x, y, width: cs, height: cs, fill: BANDS[band], class: "cell" }, g);
-        if (band === 0) el("rect", { x: x + 4, y: y + 4, width: cs - 8, height: cs - 8, class: "throne" }, g);
+        if (band === 0) {
+          const cx = x + cs / 2, cy = y + cs / 2, h = cs / 2 - 2;
+          el("path", { d: `M${cx},${cy - h} L${cx + h},${cy} L${cx},${cy + h} L${cx - h},${cy} Z`, class: "throne" }, g);
+        }
         el("rect", { x, y, width: cs, height: cs, class: "mark" }, g);
         if (p.cells[sq]) stone(g, x + cs / 2, y + cs / 2, cs * 0.36, p.cells[sq]);
         el("circle", { cx: x + cs / 2, cy: y + cs / 2, r: 6, class: "dot" }, g);
@@ -127,15 +133,16 @@ const Board = (() => {
       }
     }
     for (let i = 0; i < n; i++) {
-      el("text", { x: pad + i * cs + cs / 2, y: n * cs + pad * 2 - 6, class: "coord" }, svg).textContent =
+      el("text", { x: pad + at(i) * cs + cs / 2, y: n * cs + pad * 2 - 6, class: "coord" }, svg).textContent =
         String.fromCharCode(97 + i);
-      el("text", { x: 10, y: pad + i * cs + cs / 2 + 4, class: "coord" }, svg).textContent = String(n - i);
+      el("text", { x: 10, y: pad + at(i) * cs + cs / 2 + 4, class: "coord" }, svg).textContent = String(n - i);
     }
   }
 
-  function drawMorris(svg, p, marks, onClick, diagonals) {
+  function drawMorris(svg, p, marks, onClick, diagonals, flip) {
     const step = 60, pad = 36;
-    const xy = (sq) => [pad + (sq.charCodeAt(0) - 97) * step, pad + (7 - +sq.slice(1)) * step];
+    const at = (i) => (flip ? 6 - i : i);
+    const xy = (sq) => [pad + at(sq.charCodeAt(0) - 97) * step, pad + at(7 - +sq.slice(1)) * step];
     svg.setAttribute("viewBox", `0 0 ${pad * 2 + step * 6} ${pad * 2 + step * 6}`);
     el("rect", { x: 0, y: 0, width: pad * 2 + step * 6, height: pad * 2 + step * 6, class: "morris-bg" }, svg);
     const lines = diagonals ? MORRIS_LINES.concat(MORRIS_DIAGONALS) : MORRIS_LINES;
@@ -156,9 +163,9 @@ const Board = (() => {
       }
     }
     for (let i = 0; i < 7; i++) {
-      el("text", { x: pad + i * step, y: pad * 2 + step * 6 - 6, class: "coord" }, svg).textContent =
+      el("text", { x: pad + at(i) * step, y: pad * 2 + step * 6 - 6, class: "coord" }, svg).textContent =
         String.fromCharCode(97 + i);
-      el("text", { x: 10, y: pad + i * step + 4, class: "coord" }, svg).textContent = String(7 - i);
+      el("text", { x: 10, y: pad + at(i) * step + 4, class: "coord" }, svg).textContent = String(7 - i);
     }
   }
 
@@ -169,9 +176,9 @@ const Board = (() => {
     else el("path", { d: `M${x},${y - r * 1.15} L${x + r * 1.1},${y + r * 0.8} L${x - r * 1.1},${y + r * 0.8} Z`, class: cls }, g);
   }
 
-  function drawFano(svg, p, marks, onClick) {
-    const R = 190, cx = 240, cy = 250;
-    const xy = (k) => [cx + FANO_XY[k][0] * R, cy + FANO_XY[k][1] * R];
+  function drawFano(svg, p, marks, onClick, flip) {
+    const R = 190, cx = 240, cy = flip ? 150 : 250, s = flip ? -1 : 1;
+    const xy = (k) => [cx + s * FANO_XY[k][0] * R, cy + s * FANO_XY[k][1] * R];
     svg.setAttribute("viewBox", "0 0 480 400");
     el("rect", { x: 0, y: 0, width: 480, height: 400, class: "fano-bg" }, svg);
     for (const [a, b] of FANO_LINES) {
@@ -199,11 +206,23 @@ const Board = (() => {
   function draw(svg, game, fen, marks, onClick, options) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const p = parse(game, fen);
-    if (game === "morris") drawMorris(svg, p, marks, onClick, options && options.diagonals);
-    else if (game === "fano") drawFano(svg, p, marks, onClick);
-    else drawMorelli(svg, p, marks, onClick);
+    const o = options || {};
+    if (game === "morris") drawMorris(svg, p, marks, onClick, o.diagonals, o.flip);
+    else if (game === "fano") drawFano(svg, p, marks, onClick, o.flip);
+    else drawMorelli(svg, p, marks, onClick, o.flip);
     return p;
   }
 
-  return { parse, draw };
+  /* n pieces of a hand as a small SVG: c is a stone letter (b, w) or a
+   * Fano shape letter (C, T, c, t). */
+  function hand(c, n) {
+    const svg = el("svg", { viewBox: `0 0 ${Math.max(n, 1) * 22} 22`, class: "hand-svg", width: Math.max(n, 1) * 16, height: 16 });
+    for (let i = 0; i < n; i++) {
+      if (/[ct]/i.test(c)) shape(svg, 11 + i * 22, 12, 8, c);
+      else stone(svg, 11 + i * 22, 11, 9, c);
+    }
+    return svg;
+  }
+
+  return { parse, draw, hand };
 })();

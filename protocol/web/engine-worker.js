@@ -2,9 +2,11 @@
  * engine-worker.js -- the engine in a web worker, so the page never waits.
  *
  * Messages from the page:  {cmd: [line, ...], id}   run the lines in order
+ *                          {..., hang: ms}           first stay busy ms
+ *                                                    (make test-web: a hang)
  *                          {crash: true}             throw (make test-web)
  * Messages to the page:    {ready: ms}               the module is loaded
- *                          {line: text}              one reply line, at once
+ *                          {line: text, id}          one reply line, at once
  *                          {done: id, rc: [...], out: [[...], ...]}
  *                                                    the lines of id ran: each
  *                                                    one's status and output
@@ -17,6 +19,7 @@ importScripts("wasi.js");
 
 let engine = null;
 let out = null; /* the lines of the command running */
+let runningId = 0;
 const queue = [];
 const wasmUrl = new URL(self.location.href).searchParams.get("wasm") || "morelli.wasm";
 
@@ -28,7 +31,7 @@ fetch(wasmUrl)
   })
   .then((bytes) => MorelliWasm.create(bytes, (line) => {
     if (out) out.push(line);
-    postMessage({ line });
+    postMessage({ line, id: runningId });
   }))
   .then((eng) => {
     engine = eng;
@@ -41,6 +44,8 @@ function drain() {
   while (engine && queue.length) {
     const msg = queue.shift();
     const rc = [], outs = [];
+    runningId = msg.id;
+    if (msg.hang) for (const end = performance.now() + msg.hang; performance.now() < end;);
     try {
       for (const line of msg.cmd) {
         out = [];

@@ -2,12 +2,16 @@
  * engine.js -- the page's side of the engine worker: send command lines,
  * get their reply lines back as a promise, in order.
  *
- *   const eng = new EngineClient({onLine, onFail, onReady});
- *   const r = await eng.send(["position startpos", "moves"]);
+ *   const eng = new EngineClient({onFail, onReady});
+ *   const r = await eng.send(["position startpos", "moves"], {bound, onLine});
  *   r.out[i]  the lines command i printed;  r.errors  the error texts
  *
- * A failed or crashed worker rejects what is pending and calls onFail;
- * restart() starts a new worker (the page then sends its position again).
+ * onLine gets the request's lines as the engine prints them (a search's
+ * info lines).  bound (ms, default 10000) is the watchdog: a request that
+ * gets no reply within bound of reaching the head of the queue fails the
+ * engine ("did not answer"); so does a worker that crashes.  A failure
+ * rejects what is pending and calls onFail; restart() starts a new worker
+ * (the page then sends its options and position again).
  */
 "use strict";
 
@@ -21,6 +25,7 @@ class EngineClient {
     this.nextId = 1;
     this.pending = [];
     this.dead = false;
+    this.timer = null;
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
@@ -35,9 +40,21 @@ class EngineClient {
   }
 
   restart() {
+    clearTimeout(this.timer);
     this.worker.terminate();
-    for (const p of this.pending) p.reject(new Error("restarted"));
+    for (const p of this.pending) p.reject(EngineClient.failure("restarted"));
     this.start();
+  }
+
+  /* The watchdog of the request at the head of the queue. */
+  arm() {
+    clearTimeout(this.timer);
+    const p = this.pending[0];
+    if (!p) return;
+    this.timer = setTimeout(() => {
+      this.worker.terminate();
+      this.fail(`the engine did not answer within ${(p.bound / 1000).toFixed(1)} s`);
+    }, p.bound);
   }
 
   message(m) {
@@ -45,9 +62,11 @@ class EngineClient {
       this.readyResolve(m.ready);
       if (this.hooks.onReady) this.hooks.onReady(m.ready);
     } else if (m.line !== undefined) {
-      if (this.hooks.onLine) this.hooks.onLine(m.line);
+      const p = this.pending[0];
+      if (p && p.id === m.id && p.onLine) p.onLine(m.line);
     } else if (m.done !== undefined) {
       const p = this.pending.shift();
+      this.arm();
       const errors = m.out.flat().filter((l) => l.startsWith("info string error: ")).map((l) => l.slice(19));
       p.resolve({ out: m.out, rc: m.rc, errors });
     } else if (m.failed !== undefined) {
@@ -58,19 +77,30 @@ class EngineClient {
   fail(text) {
     if (this.dead) return;
     this.dead = true;
-    this.readyReject(new Error(text));
-    for (const p of this.pending) p.reject(new Error(text));
+    clearTimeout(this.timer);
+    this.readyReject(EngineClient.failure(text));
+    for (const p of this.pending) p.reject(EngineClient.failure(text));
     this.pending = [];
     if (this.hooks.onFail) this.hooks.onFail(text);
   }
 
-  send(lines) {
-    if (this.dead) return Promise.reject(new Error("the engine is not running"));
+  send(lines, opts) {
+    if (this.dead) return Promise.reject(EngineClient.failure("the engine is not running"));
+    const o = opts || {};
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending.push({ id, resolve, reject });
-      this.worker.postMessage({ cmd: lines, id });
+      this.pending.push({ id, resolve, reject, onLine: o.onLine, bound: o.bound || 10000 });
+      if (this.pending.length === 1) this.arm();
+      this.worker.postMessage({ cmd: lines, id, hang: o.hang });
     });
+  }
+
+  /* The error of a request the engine's failure cut off (the page has
+   * said so already). */
+  static failure(text) {
+    const e = new Error(text);
+    e.engineFailure = true;
+    return e;
   }
 
   crash() { this.worker.postMessage({ crash: true }); }
