@@ -38,6 +38,7 @@ module.exports = (t) => {
       const text = await page.textContent("#prompt");
       check(/^Mill! Click a piece of (Black|White)'s to remove it\.$/.test(text), `a mill closed by clicks: the prompt says so (${text})`);
       prompted = true;
+      await t.docShot(page, "mill");
       await page.click(`#board [data-sq="${m.split("x")[1]}"]`);
       await idle(page, s.moves.length + 1);
       check((await state(page)).moves.slice(-1)[0] === m, `the removal played ${m}`);
@@ -86,6 +87,7 @@ module.exports = (t) => {
     check(s.result === "p2win" && await page.evaluate(() => window.morelliPage.timeLoss) === "p1", "Black's flag fell: White wins");
     check(/^White wins on time: Black's flag fell\.$/.test(await page.textContent("#result")), `time result in words (${await page.textContent("#result")})`);
     check(await page.$("#clock-p1.flagged"), "the fallen flag is shown");
+    await t.docShot(page, "clock");
     await page.click("#pgn-export");
     const pgn = await page.inputValue("#pgn-text");
     check(/\[Result "1-0"\]/.test(pgn) && /\[Termination "time forfeit"\]/.test(pgn), "PGN of a game lost on time");
@@ -135,6 +137,7 @@ module.exports = (t) => {
     await page.waitForSelector("#lines .line button");
     check(/^Win chance for (Black|White): \d+%$/.test(await page.textContent("#winchance")), `win chance shown (${await page.textContent("#winchance")})`);
     const mover = (await page.textContent("#winchance")).match(/for (\w+)/)[1];
+    await t.docShot(page, "analysis");
     await page.selectOption("#persp", "p1");
     check((await page.textContent("#winchance")).startsWith("Win chance for Black"), "scores for the first player (Black)");
     const move = await page.getAttribute("#lines .line button", "data-move");

@@ -158,8 +158,17 @@ async function shot(page, name) {
   await drawnAsFen(page, name);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, name + ".png") });
-  if (process.env.WEB_DOCS === "1")
-    await page.locator("#board-area").screenshot({ path: path.join("docs", "web-" + name + ".png") });
+  await docShot(page, name);
+}
+
+/* With WEB_DOCS=1, the board area as docs/web-<name>.png, narrow (small
+ * files). */
+async function docShot(page, name) {
+  if (process.env.WEB_DOCS !== "1") return;
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 420, height: size.height });
+  await page.locator("#board-area").screenshot({ path: path.join("docs", "web-" + name + ".png") });
+  await page.setViewportSize(size);
 }
 
 /* Plays random legal moves by clicks until the game ends (or maxPlies),
@@ -359,7 +368,7 @@ let BASE;
   });
   try {
     const features = require("./features.js")({
-      check, open, state, idle, clickMove, DATA, rand, nativeReplay, playOut, squaresOf, base: () => BASE,
+      check, open, state, idle, clickMove, DATA, rand, nativeReplay, playOut, squaresOf, docShot, base: () => BASE,
       writeFile: (name, text) => {
         fs.mkdirSync(SHOTS, { recursive: true });
         fs.writeFileSync(path.join(SHOTS, name), text);
