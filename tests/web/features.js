@@ -6,6 +6,7 @@
  * tests/data/web.txt.
  */
 "use strict";
+const fs = require("fs");
 
 module.exports = (t) => {
   const { check, open, state, idle, clickMove, DATA, rand, nativeReplay } = t;
@@ -157,6 +158,11 @@ module.exports = (t) => {
     await idle(page);
     s = await state(page);
     check(s.moves.join(" ") === game.concat([move]).join(" "), "back to the game: its moves kept");
+    /* The full path: MultiPV lines with WDL, as such an engine prints them. */
+    await page.evaluate((ls) => { for (const l of ls.split("|")) Analysis.info(l, window.morelliPage.gen, -1); }, DATA["wdl-info"]);
+    await page.selectOption("#persp", "mover");
+    check(await page.$$eval("#lines .line", (e) => e.length) === 2, "two MultiPV lines shown");
+    check((await page.textContent("#winchance")).endsWith(DATA["wdl-chance"]), `win chance from WDL (${await page.textContent("#winchance")})`);
     await page.click('#move-list li[data-ply="1"]');
     await idle(page);
     check((await state(page)).moves.length === 1, "the move list steps to a move");
@@ -179,6 +185,25 @@ module.exports = (t) => {
     t.writeFile("morelli.pgn", pgn);
     await page.click("#share");
     const link = await page.inputValue("#share-link");
+    await page.close();
+
+    /* A record the match runner wrote, read back and written again. */
+    page = await open(browser, "game=fano&p1=human&p2=human");
+    const match = fs.readFileSync("tests/data/web_match.pgn", "utf8");
+    await page.fill("#pgn-text", match);
+    await page.click("#pgn-import");
+    await idle(page);
+    const m = await state(page);
+    check(m.moves.length === Number(DATA["match-pgn-plies"]) && m.result === DATA["match-pgn-result"],
+      `the match runner's PGN imported: ${m.moves.length} plies, ${m.result}`);
+    nativeReplay("morelli", ["BoardSize=9"], m);
+    await page.click("#pgn-export");
+    const again = await page.inputValue("#pgn-text"), tokens = (p) => p.replace(/\[[^\]]*\]|\{[^}]*\}/g, " ").split(/\s+/).filter(Boolean).join(" ");
+    const tag = (p, k) => (p.match(new RegExp(`\\[${k} "([^"]*)"\\]`)) || [])[1];
+    check(tokens(again) === tokens(match), "exported again: the same movetext, numbers and result (comments aside)");
+    check(["Result", "Variant", "FEN"].every((k) => tag(again, k) === tag(match, k)) &&
+      tag(again, "Options").split(" ").includes(tag(match, "Options")),
+      `exported again: the same Result, Variant and FEN tags, the options with all the game's (${tag(again, "Options")})`);
     await page.close();
 
     page = await open(browser, "game=fano&p1=human&p2=human");
