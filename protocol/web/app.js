@@ -298,7 +298,7 @@ function renderMoveList() {
     ol.appendChild(li);
   });
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
   $("variation").hidden = !S.game;
   if (S.game) $("variation-text").textContent = `A variation from move ${S.game.from + 1}; the game has ${S.game.line.length} moves.`;
 }
@@ -503,13 +503,14 @@ async function restart(why) {
 }
 
 /* ?game=morris&p1=engine&opt-Diagonals=true&movetime=200 presets the
- * controls (for links and tests); numbers are kept in their range. */
+ * controls (for links and tests); numbers are kept in their range, and a
+ * list keeps its choice when the value is none of its own. */
 function presetControls() {
   for (const [k, v] of new URLSearchParams(location.search)) {
     const c = $(k);
     if (!c || k === "wasm") continue;
     if (c.type === "checkbox") c.checked = v === "true";
-    else c.value = v;
+    else if (c.tagName !== "SELECT" || [...c.options].some((o) => o.value === v)) c.value = v;
     if (c.type === "number") clampInput(c);
   }
 }

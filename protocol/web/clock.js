@@ -17,8 +17,8 @@ const Clock = (() => {
     const v = $("tc").value;
     if (v === "move") return null;
     if (v === "custom") return { base: Math.round(clampInput($("tc-base")) * 60000), inc: clampInput($("tc-inc")) * 1000 };
-    const [b, i] = v.split("+").map(Number);
-    return { base: b * 1000, inc: i * 1000 };
+    const m = v.match(/^(\d+)m(?:(\d+)s)?$/); /* "5m3s": 5 minutes, 3 s a move */
+    return { base: m[1] * 60000, inc: (m[2] || 0) * 1000 };
   }
 
   function reset() {

@@ -63,6 +63,7 @@ module.exports = (t) => {
     page = await open(browser, "game=morris&opt-MoveRule=2&p1=human&p2=human");
     await page.fill("#fen-text", DATA["moverule-fen"]);
     await page.click("#load");
+    await page.waitForFunction((f) => window.morelliPage.fen === f, DATA["moverule-fen"]);
     await idle(page);
     for (const m of DATA["moverule-moves"].split(" ")) await clickMove(page, m);
     await page.waitForSelector("#result:not([hidden])");
@@ -124,6 +125,10 @@ module.exports = (t) => {
     }
     await page.selectOption("#level", "beginner");
     const lines = await page.evaluate(() => levelLines());
+    const bad = await open(browser, "game=morelli&opt-BoardSize=9&level=master&tc=7m7s&tc-base=-3&movetime=40");
+    check(await bad.inputValue("#level") === "beginner" && await bad.inputValue("#tc") === "move" && await bad.inputValue("#tc-base") === "0.05",
+      "a link's level, time control or minutes out of range cannot be chosen");
+    await bad.close();
     check(lines.join("|") === "setoption name UCI_LimitStrength value true|setoption name UCI_Elo value 500", `Elo level lines (${lines})`);
     await page.close();
   }
@@ -141,11 +146,15 @@ module.exports = (t) => {
     await t.docShot(page, "analysis");
     await page.selectOption("#persp", "p1");
     check((await page.textContent("#winchance")).startsWith("Win chance for Black"), "scores for the first player (Black)");
-    const move = await page.getAttribute("#lines .line button", "data-move");
-    await page.click("#lines .line button");
+    /* Read and clicked at once: the lines are redrawn as the engine deepens. */
+    const move = await page.$eval("#lines .line button", (b) => {
+      b.click();
+      return b.dataset.move;
+    });
     await idle(page, 4);
     let s = await state(page);
     check(s.moves.length === 4 && s.moves[3] === move && mover === "White", `a line's move played by a click (${move})`);
+    await page.click("#status"); /* the keys are the list's, not the last field's */
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
     await idle(page);
@@ -192,7 +201,7 @@ module.exports = (t) => {
     const match = fs.readFileSync("tests/data/web_match.pgn", "utf8");
     await page.fill("#pgn-text", match);
     await page.click("#pgn-import");
-    await idle(page);
+    await idle(page, Number(DATA["match-pgn-plies"]));
     const m = await state(page);
     check(m.moves.length === Number(DATA["match-pgn-plies"]) && m.result === DATA["match-pgn-result"],
       `the match runner's PGN imported: ${m.moves.length} plies, ${m.result}`);
@@ -209,7 +218,8 @@ module.exports = (t) => {
     page = await open(browser, "game=fano&p1=human&p2=human");
     await page.fill("#pgn-text", pgn);
     await page.click("#pgn-import");
-    await idle(page);
+    await idle(page, s.moves.length);
+    await page.waitForFunction(() => document.getElementById("game").value === "morelli");
     let r = await state(page);
     check(r.moves.join(" ") === s.moves.join(" ") && r.result === s.result && r.fen === s.fen, "the PGN imported: same moves, position, result");
     for (const k of ["bad-pgn", "bad-pgn-variant"]) {
