@@ -23,8 +23,7 @@ const Records = (() => {
     const game = S.applied.game, mover = sideColour(S.side);
     const winner = S.result === "draw" ? null : S.result === "p1win" ? "p1" : "p2";
     if (game === "morelli") {
-      const throne = ($("status").textContent.match(/Throne: (.*)$/) || [, "empty"])[1];
-      return `${mover} has no move; ` + (winner ? `${sideColour(winner)} holds the Throne (${throne})` : "the Throne is empty");
+      return `${mover} has no move; ` + (winner ? `${sideColour(winner)} holds the Throne` : "the Throne is empty");
     }
     if (game === "fano") {
       return winner === S.side
