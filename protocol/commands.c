@@ -355,6 +355,7 @@ static int cmd_go(Session *e, char **tok, int n)
     int problems = go_parse(tok, n, &lim, why, sizeof why);
     if (refuse_if_busy(e, "go"))
         return UGI_ERROR;
+    problems += go_searchmoves(e, tok, n, &lim, why, sizeof why);
     /* What could not be used is said, and the search runs without it. */
     int rc = UGI_OK;
     if (problems > 0) {

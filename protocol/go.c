@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -70,6 +71,45 @@ static void go_set(SearchLimits *lim, int which, int64_t v)
     }
 }
 
+/* A word that starts a parameter of go: ends searchmoves' list. */
+static int go_word(const char *w)
+{
+    return go_key(w) >= 0 || strcasecmp(w, "infinite") == 0 || strcasecmp(w, "searchmoves") == 0 ||
+           strcasecmp(w, "mate") == 0 || strcasecmp(w, "ponder") == 0;
+}
+
+/* The words of searchmoves, tok[i + 1 ..] up to the next parameter: the
+ * index past them. */
+static int searchmoves_end(char **tok, int n, int i)
+{
+    int j = i + 1;
+    while (j < n && !go_word(tok[j]))
+        j++;
+    return j;
+}
+
+/* go mate N at tok[i]: N moves (the side to move's), 1..SEARCH_MATE_MAX,
+ * into lim; a problem is said in why and counted in *bad.  Returns the
+ * index of the last word used. */
+static int go_mate(char **tok, int n, int i, SearchLimits *lim, char *why, size_t len, int *bad)
+{
+    int64_t v;
+    char tmp[64];
+    if (i + 1 >= n || parse_i64(tok[i + 1], &v) != 0) {
+        note(why, len, "mate needs an integer, ignored");
+        ++*bad;
+        return i + 1 < n && !go_word(tok[i + 1]) ? i + 1 : i;
+    }
+    if (v < 1 || v > SEARCH_MATE_MAX) {
+        note(why, len, "mate must be in 1..%d, not %s, ignored", SEARCH_MATE_MAX,
+             echo(tok[i + 1], tmp, sizeof tmp));
+        ++*bad;
+    } else {
+        lim->mate = (int)v;
+    }
+    return i + 1;
+}
+
 int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
 {
     char tmp[64];
@@ -82,14 +122,21 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
             lim->infinite = 1;
             continue;
         }
+        if (strcasecmp(k, "searchmoves") == 0) { /* the moves: go_searchmoves() */
+            i = searchmoves_end(tok, n, i) - 1;
+            continue;
+        }
+        if (strcasecmp(k, "mate") == 0) {
+            i = go_mate(tok, n, i, lim, why, len, &problems);
+            continue;
+        }
         int which = go_key(k);
         if (which < 0) {
             /* The unknown word and what follows it up to a known word. */
             char words[128];
             size_t used = 0;
             int j = i;
-            for (; j < n && (j == i || (go_key(tok[j]) < 0 && strcasecmp(tok[j], "infinite")));
-                 j++) {
+            for (; j < n && (j == i || !go_word(tok[j])); j++) {
                 const char *w = echo(tok[j], tmp, sizeof tmp);
                 int wrote = snprintf(words + used, sizeof words - used, "%s%s", used ? " " : "", w);
                 if (wrote < 0 || (size_t)wrote >= sizeof words - used) {
@@ -109,7 +156,7 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
             note(why, len, "%s needs an integer, ignored", go_keys[which]);
             problems++;
             /* A value that is no known word goes with its parameter. */
-            if (i + 1 < n && go_key(tok[i + 1]) < 0 && strcasecmp(tok[i + 1], "infinite"))
+            if (i + 1 < n && !go_word(tok[i + 1]))
                 i++;
             continue;
         }
@@ -130,10 +177,67 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len)
     }
     /* A zero limit: a move at once.  Words left out, and nothing else
      * ends the search: the same, not a search without end. */
-    if (zero || (problems && !lim->infinite && !timeman_bounded(lim))) {
+    if (zero || (problems && !lim->infinite && !lim->mate && !timeman_bounded(lim))) {
         lim->depth = 1;
         if (!zero)
             note(why, len, "searching depth 1");
     }
+    return problems;
+}
+
+int go_searchmoves(Session *e, char **tok, int n, SearchLimits *lim, char *why, size_t len)
+{
+    char tmp[64], bad[160] = "";
+    int problems = 0, k = 0, named = 0, nbad = 0;
+    for (int i = 1; i < n; i++) {
+        if (strcasecmp(tok[i], "searchmoves") != 0)
+            continue;
+        int end = searchmoves_end(tok, n, i);
+        for (int j = i + 1; j < end; j++)
+            named++;
+        if (named > k && !e->root_moves) {
+            e->root_moves = malloc((size_t)e->game->max_moves * sizeof *e->root_moves);
+            if (!e->root_moves) {
+                note(why, len, "searchmoves: out of memory, ignored");
+                return 1;
+            }
+        }
+        for (int j = i + 1; j < end; j++) {
+            Move m = game_parse_move(e->game, e->pos, tok[j]);
+            int dup = 0;
+            for (int q = 0; q < k && !dup; q++)
+                dup = e->root_moves[q] == m;
+            if (m == MOVE_NONE) {
+                size_t at = strlen(bad);
+                if (nbad++ < 4)
+                    snprintf(bad + at, sizeof bad - at, "%s'%s'", at ? ", " : "",
+                             echo(tok[j], tmp, sizeof tmp));
+            } else if (!dup && k < e->game->max_moves) {
+                e->root_moves[k++] = m;
+            }
+        }
+        i = end - 1;
+    }
+    if (nbad > 0) {
+        problems++;
+        note(why, len, "searchmoves: %s%s %s not legal here, ignored%s", bad,
+             nbad > 4 ? ", ..." : "", nbad > 1 ? "are" : "is", k ? "" : "; searching every move");
+    } else if (named == 0 && n > 1 && k == 0) {
+        for (int i = 1; i < n; i++)
+            if (strcasecmp(tok[i], "searchmoves") == 0) {
+                problems++;
+                note(why, len, "searchmoves names no move; searching every move");
+                break;
+            }
+    }
+    lim->searchmoves = k ? e->root_moves : NULL;
+    lim->nsearchmoves = k;
+    /* More lines asked for than moves to search: as many as there are. */
+    int nlegal, lines = search_multipv(e->search);
+    free(legal_moves(e->game, e->pos, &nlegal));
+    int moves = k ? k : nlegal;
+    if (lines > moves && moves > 0)
+        say(e, "info string MultiPV %d: %d move%s to search, %d line%s", lines, moves,
+            moves > 1 ? "s" : "", moves, moves > 1 ? "s" : "");
     return problems;
 }

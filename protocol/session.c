@@ -188,7 +188,8 @@ static void emit_info(void *ctx, const SearchInfo *in)
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->write(e->write_ctx, line);
-        const char *pv = strstr(line, " pv ");
+        /* MultiPV: line 1's move is the one to play */
+        const char *pv = in->multipv <= 1 ? strstr(line, " pv ") : NULL;
         if (pv) {
             pv += 4;
             size_t n = strcspn(pv, " ");
@@ -569,6 +570,7 @@ void session_free(Session *e)
 #endif
     search_free(e->search);
     past_free(&e->hist);
+    free(e->root_moves);
     pthread_mutex_destroy(&e->out_lock);
     free(e);
 }

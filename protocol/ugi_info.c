@@ -45,11 +45,14 @@ void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *
         snprintf(buf, len, "info string solved: %s", sc);
         return;
     }
-    char pv[PV_TEXT_MAX];
+    char pv[PV_TEXT_MAX], rank[24] = "";
     pv_text(g, root, in->pv, in->npv, pv, sizeof pv);
+    /* MultiPV above 1: each line's rank (MultiPV 1 lines carry none) */
+    if (in->multipv > 0)
+        snprintf(rank, sizeof rank, " multipv %d", in->multipv);
     snprintf(buf, len,
-             "info depth %d seldepth %d score %s%s nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64
-             " hashfull %d%s%s",
-             in->depth, in->seldepth, sc, in->lowerbound ? " lowerbound" : "", in->nodes, in->nps,
-             in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
+             "info depth %d seldepth %d%s score %s%s nodes %" PRIu64 " nps %" PRIu64
+             " time %" PRId64 " hashfull %d%s%s",
+             in->depth, in->seldepth, rank, sc, in->lowerbound ? " lowerbound" : "", in->nodes,
+             in->nps, in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
 }

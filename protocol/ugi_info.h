@@ -16,7 +16,7 @@
 /*
  * The line of the report in of a search of the position root of game g,
  * into buf (len bytes, UGI_INFO_MAX is enough):
- *   info depth D seldepth S score cp N|mate N [lowerbound] nodes N nps N
+ *   info depth D seldepth S [multipv K] score cp N|mate N [lowerbound] nodes N nps N
  *        time MS hashfull N [pv m1 m2 ...]
  *   info string solved: cp N|mate N
  *   info depth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0   (game over)

@@ -73,6 +73,7 @@ struct Session {
     Key *job_keys;
     int job_nkeys;
     SearchLimits job_limits;
+    Move *root_moves;  /* go searchmoves' moves (go.c): job_limits.searchmoves */
     int job_unbounded; /* infinite, or no limit that ends it by itself */
 
     const Game *warm_game; /* the game whose solver tables are built */
@@ -167,6 +168,10 @@ void solve_run(Session *e, char *line, size_t len);
 /* Reads go's words tok[1..n) into *lim.  Words that cannot be used are left
  * out, each problem said in why (for one error line); returns how many. */
 int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len);
+/* The moves after searchmoves, legal moves of e's position, into lim (e's
+ * buffer; none: lim's searchmoves NULL); what is no legal move is said in
+ * why.  Only when no search runs.  Returns the problems found. */
+int go_searchmoves(Session *e, char **tok, int n, SearchLimits *lim, char *why, size_t len);
 
 /* --- bench.c -------------------------------------------------------------- */
 

@@ -89,6 +89,18 @@ static int ab_qsearch(AbThread *t, int alpha, int beta, int ply, int qply)
 
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node);
 
+/* A root move this search leaves out: not among go searchmoves, or the
+ * first move of a line MultiPV found already this iteration. */
+static int ab_root_skip(const AbThread *t, Move m)
+{
+    if (!search_root_allowed(t->c, m))
+        return 1;
+    for (int i = 0; i < t->nexcl; i++)
+        if (t->excl[i] == m)
+            return 1;
+    return 0;
+}
+
 /* The child's value for the side stm that moved into it: negamax negates,
  * but a side may move twice running (Morelli's placement phase). */
 static inline int ab_child(AbThread *t, int stm, int alpha, int beta, int depth, int ply,
@@ -263,6 +275,10 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
                   ? 6 + 4 * depth * depth
                   : 0;
     for (Move m; (m = picker_next(t, &pk, &quiet)) != MOVE_NONE; i++) {
+        if (ply == 0 && t->root_filter && ab_root_skip(t, m)) {
+            i--; /* not searched: the next move takes its place */
+            continue;
+        }
         /* A quiet move skipped: every one at a "noisy moves only" node,
          * and by late move pruning those far down the order. */
         if (quiet && best > -SCORE_MATE_BOUND && (futile || (lmp && i >= lmp))) {
@@ -340,7 +356,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
         return search_eval(g, t->pos);
     }
 
-    /* Step 7. Store. */
+    /* Step 7. Store (not a root with moves left out: not its value). */
+    if (ply == 0 && t->root_filter)
+        return best;
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
     tt_store(&c->s->tt, key, ply, best_move, best, depth, bound, t->horizon == horizon0);
     return best;
@@ -472,6 +490,10 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
      * searched since (the search ended after it): no second copy. */
     int repeat = final && nodes == t->reported;
     t->reported = nodes;
+    if (t->lines && t->done_depth > 0) {
+        ab_lines_emit(t, nodes, final, repeat);
+        return;
+    }
     search_info(c, &(SearchProgress){.depth = t->done_depth,
                                      .seldepth = t->done_seldepth,
                                      .score = t->done_score,
@@ -486,7 +508,8 @@ static void emit_iteration(AbThread *ts, int nthreads, int final)
 void ab_tell(AbThread *t)
 {
     SearchCtx *c = t->c;
-    if (!c->emit || t->root_best == MOVE_NONE || timeman_elapsed(&c->tm) < AB_TELL_MS)
+    if (!c->emit || t->root_best == MOVE_NONE || t->nexcl > 0 ||
+        timeman_elapsed(&c->tm) < AB_TELL_MS)
         return;
     t->told = t->root_best;
     search_info(c, &(SearchProgress){.depth = 1,
@@ -496,7 +519,39 @@ void ab_tell(AbThread *t)
                                      .nodes = t->nodes,
                                      .hashfull = tt_hashfull(&c->s->tt),
                                      .pv = &t->told,
-                                     .npv = 1});
+                                     .npv = 1,
+                                     .multipv = c->multipv > 1});
+}
+
+int ab_root(AbThread *t, int depth, int d, int prev, uint64_t *h0)
+{
+    int delta = ASPIRATION, alpha = -INF, beta = INF;
+    if (depth >= 4 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    int score;
+    for (;;) {
+        *h0 = t->horizon;
+        t->iter_depth = d;
+        score = ab_search(t, alpha, beta, d, 0, 1);
+        if (t->aborted)
+            break;
+        if (score <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = score - delta > -INF ? score - delta : -INF;
+        } else if (score >= beta) {
+            beta = score + delta < INF ? score + delta : INF;
+        } else {
+            break;
+        }
+        delta *= 2;
+        if (delta > 2000) {
+            alpha = -INF;
+            beta = INF;
+        }
+    }
+    return score;
 }
 
 /* Iterative deepening of one thread; only thread 0 reports and decides. */
@@ -506,10 +561,14 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
     int max_depth = c->limits->depth > 0 ? c->limits->depth : MAX_PLY - 2;
     if (max_depth > MAX_PLY - 2)
         max_depth = MAX_PLY - 2;
+    t->root_filter = c->root_only != NULL || t->lines;
     /* A small ending is solved exactly (ab_solve.c), in slices after the
-     * iterations from the first on: a move and a pv come at once. */
+     * iterations from the first on: a move and a pv come at once.  Not
+     * with moves left out or several lines: the solver answers for all. */
     SolveSched ss;
     ab_solve_plan(t, &ss);
+    if (t->root_filter)
+        ss.on = 0;
     int prev = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         int d = depth;
@@ -517,36 +576,12 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
             d++;
         t->root_best = MOVE_NONE;
         t->seldepth = 0;
-        int delta = ASPIRATION, alpha = -INF, beta = INF;
-        if (depth >= 4 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
-            alpha = prev - delta;
-            beta = prev + delta;
-        }
-        int score;
-        uint64_t h0;
-        for (;;) {
-            h0 = t->horizon;
-            t->iter_depth = d;
-            score = ab_search(t, alpha, beta, d, 0, 1);
-            if (t->aborted)
-                break;
-            if (score <= alpha) {
-                beta = (alpha + beta) / 2;
-                alpha = score - delta > -INF ? score - delta : -INF;
-            } else if (score >= beta) {
-                beta = score + delta < INF ? score + delta : INF;
-            } else {
-                break;
-            }
-            delta *= 2;
-            if (delta > 2000) {
-                alpha = -INF;
-                beta = INF;
-            }
-        }
+        uint64_t h0, hiter = t->horizon;
+        int score = ab_root(t, depth, d, prev, &h0);
         if (t->aborted) {
-            /* A move that raised alpha in the cut iteration stands. */
-            if (t->id == 0 && t->root_best != MOVE_NONE && t->pv_len[0] > 0 &&
+            /* A move that raised alpha in the cut iteration stands (one
+             * line only: the others would not be of this iteration). */
+            if (t->id == 0 && !t->lines && t->root_best != MOVE_NONE && t->pv_len[0] > 0 &&
                 t->pv[0][0] == t->root_best) {
                 t->done_score = t->root_score;
                 t->done_pv_len = t->pv_len[0];
@@ -554,18 +589,27 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
             }
             break;
         }
+        if (t->lines) {
+            if (ab_lines(t, depth, d, score) != 0)
+                break;
+            h0 = hiter;
+            score = t->done_score;
+        } else {
+            t->done_score = score;
+            t->done_seldepth = t->seldepth;
+            t->done_pv_len = t->pv_len[0];
+            memcpy(t->done_pv, t->pv[0], (size_t)t->pv_len[0] * sizeof(Move));
+        }
         prev = score;
         t->done_depth = d;
-        t->done_score = score;
-        t->done_seldepth = t->seldepth;
-        t->done_pv_len = t->pv_len[0];
-        memcpy(t->done_pv, t->pv[0], (size_t)t->pv_len[0] * sizeof(Move));
         t->proven = t->horizon == h0;
         if (t->id != 0)
             continue;
         emit_iteration(all, nthreads, 0);
         int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
-        if (t->proven || (mate_plies <= SCORE_MATE - SCORE_MATE_BOUND && mate_plies <= d))
+        if (t->proven ||
+            (t->lines ? ab_lines_mated(t, d)
+                      : mate_plies <= SCORE_MATE - SCORE_MATE_BOUND && mate_plies <= d))
             break;
         if (ab_solve_slice(t, &ss)) {
             emit_iteration(all, nthreads, 0);
@@ -607,6 +651,13 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         started = i;
     }
     ts[0].reported = UINT64_MAX;
+    struct AbLines ml = {.k = c->multipv};
+    if (ok && c->multipv > 1) {
+        ml.cur = calloc((size_t)ml.k, sizeof *ml.cur);
+        ml.done = calloc((size_t)ml.k, sizeof *ml.done);
+        ml.excl = calloc((size_t)ml.k, sizeof *ml.excl);
+        ts[0].lines = ml.cur && ml.done && ml.excl ? &ml : NULL;
+    }
     if (ok)
         ab_iterate(&ts[0], started + 1, ts);
     atomic_store(&s->halt, 1);
@@ -618,7 +669,8 @@ Move ab_go(SearchCtx *c, SearchResult *res)
      * (odd helpers run one ply ahead) speaks for the search, unless the
      * main thread's value is already proven. */
     int sc0 = ts[0].done_score;
-    int main_proven = ts[0].proven || sc0 >= SCORE_MATE_BOUND || sc0 <= -SCORE_MATE_BOUND;
+    int main_proven = ts[0].proven || sc0 >= SCORE_MATE_BOUND || sc0 <= -SCORE_MATE_BOUND ||
+                      ts[0].lines; /* MultiPV: the main thread's lines */
     for (int i = 1; i <= started && !main_proven; i++) {
         AbThread *h = &ts[i];
         if (h->done_depth > ts[0].done_depth && h->done_pv_len > 0) {
@@ -636,6 +688,10 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     if (best == MOVE_NONE || !search_move_legal(g, c->root, best))
         best = search_guess(g, c->root);
     emit_iteration(ts, started + 1, 1);
+    ts[0].lines = NULL;
+    free(ml.cur);
+    free(ml.done);
+    free(ml.excl);
     if (res) {
         res->best = best;
         res->score = ts[0].done_score;

@@ -90,6 +90,12 @@ typedef struct AbThread {
     int proven;        /* the last iteration solved the root */
     uint64_t reported; /* main thread: total nodes of the last info line */
     Move told;         /* main thread: the move of the last provisional line */
+    /* The root's moves left out of this search (ab_root_skip): go
+     * searchmoves, and with MultiPV the lines found this iteration. */
+    int root_filter;
+    const Move *excl;
+    int nexcl;
+    struct AbLines *lines; /* main thread, MultiPV above 1 (ab.c) */
 } AbThread;
 
 
@@ -304,6 +310,32 @@ typedef struct Picker {
 
 /* The picker of the node at ply with key key and table move tt_move. */
 void picker_init(AbThread *t, Picker *pk, int ply, Key key, Move tt_move);
+/* MultiPV above 1 (main thread): the lines of the iteration running and
+ * of the last one completed, best first. */
+typedef struct AbLine {
+    int score, seldepth, npv;
+    Move pv[MAX_PLY + 1];
+} AbLine;
+struct AbLines {
+    int k;
+    AbLine *cur, *done;
+    Move *excl;
+};
+
+/* One root search of depth d (the iteration's number depth: aspiration
+ * windows around prev from depth 4 on): its score, or 0 with t->aborted. */
+int ab_root(AbThread *t, int depth, int d, int prev, uint64_t *h0);
+/* ab_lines.c: the other lines of an iteration whose first line (score
+ * first) t's pv holds, all sorted best first into done and t's done_*
+ * fields; 0, or -1 when the search was cut. */
+int ab_lines(AbThread *t, int depth, int d, int first);
+/* Every line of done a mate within d plies (nothing left to find). */
+int ab_lines_mated(const AbThread *t, int d);
+/* ab_lines.c: the lines of the last completed iteration as info lines,
+ * nodes the search's total (final: the search's end, repeat: no node
+ * searched since the last report). */
+void ab_lines_emit(AbThread *t, uint64_t nodes, int final, int repeat);
+
 /* ab_solve.c: the exact solver's share of one search at the root (main
  * thread), when the game bounds its plies left low enough.  It runs in
  * slices between the iterations, each keeping what it proved in the TT. */

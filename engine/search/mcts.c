@@ -84,13 +84,19 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
 /* The move to play: a proven win first, else the most visited move that is
  * not proven lost (of equal visits the better mean, then the first edge),
  * else the longest proven loss. */
-static uint32_t best_edge(const Mcts *t, const MctsNode *n)
+static uint32_t best_edge_of(const Mcts *t, const MctsNode *n, const SearchCtx *root,
+                             const uint32_t *skip, int nskip)
 {
     uint32_t pick = NODE_NONE;
     long best = -1;
     for (uint32_t i = 0; i < n->nedges; i++) {
         const MctsEdge *e = &t->edges[n->edge + i];
-        if (e->child == NODE_NONE)
+        if (e->child == NODE_NONE || (root && !search_root_allowed(root, e->move)))
+            continue;
+        int skipped = 0;
+        for (int j = 0; j < nskip && !skipped; j++)
+            skipped = skip[j] == n->edge + i;
+        if (skipped)
             continue;
         const MctsNode *c = &t->nodes[e->child];
         int pv = proven_for(n, c);
@@ -110,6 +116,25 @@ static uint32_t best_edge(const Mcts *t, const MctsNode *n)
         }
     }
     return pick;
+}
+
+static uint32_t best_edge(const Mcts *t, const MctsNode *n)
+{
+    return best_edge_of(t, n, NULL, NULL, 0);
+}
+
+/* The value of the root's edge be (a line after the first, MultiPV). */
+static int edge_score(const Mcts *t, const MctsNode *root, uint32_t be)
+{
+    const MctsNode *c = &t->nodes[t->edges[be].child];
+    int pv = proven_for(root, c);
+    if (pv == PROVEN_WIN)
+        return units_mate(c->pdist + 1);
+    if (pv == PROVEN_LOSS)
+        return -units_mate(c->pdist + 1);
+    if (pv == PROVEN_DRAW)
+        return 0;
+    return units_winrate_cp(q_for(root, c));
 }
 
 static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
@@ -138,28 +163,37 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
     if (!c->emit)
         return;
     Move pv[MCTS_PV_MAX];
-    int npv = 0;
-    const MctsNode *n = &t->nodes[root];
-    uint32_t be = n->edge != NODE_NONE ? best_edge(t, n) : NODE_NONE;
-    int score = root_score(t, n, be);
-    while (npv < MCTS_PV_MAX && n->edge != NODE_NONE) {
-        uint32_t e = best_edge(t, n);
-        if (e == NODE_NONE)
-            break;
-        pv[npv++] = t->edges[e].move;
-        n = &t->nodes[t->edges[e].child];
-    }
+    uint32_t lines[MULTIPV_MAX];
+    const MctsNode *rn = &t->nodes[root];
     uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
     uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
     int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
-    search_info(c, &(SearchProgress){.depth = avg,
-                                     .seldepth = r->seldepth,
-                                     .score = score,
-                                     .nodes = r->playouts,
-                                     .hashfull = (int)(fn > fe ? fn : fe),
-                                     .pv = pv,
-                                     .npv = npv,
-                                     .solved = final && t->nodes[root].proven});
+    /* MultiPV: the root's children in the order best_edge ranks them (a
+     * proven win, then by visits), one line each */
+    for (int j = 0; j < c->multipv; j++) {
+        uint32_t be = rn->edge != NODE_NONE ? best_edge_of(t, rn, c, lines, j) : NODE_NONE;
+        if (j > 0 && be == NODE_NONE)
+            break;
+        lines[j] = be;
+        int score = j == 0 ? root_score(t, rn, be) : edge_score(t, rn, be);
+        int npv = 0;
+        const MctsNode *n = rn;
+        for (uint32_t e = be; e != NODE_NONE && npv < MCTS_PV_MAX;) {
+            pv[npv++] = t->edges[e].move;
+            n = &t->nodes[t->edges[e].child];
+            e = n->edge != NODE_NONE ? best_edge(t, n) : NODE_NONE;
+        }
+        search_info(c,
+                    &(SearchProgress){.depth = avg,
+                                      .seldepth = r->seldepth,
+                                      .score = score,
+                                      .nodes = r->playouts,
+                                      .hashfull = (int)(fn > fe ? fn : fe),
+                                      .pv = pv,
+                                      .npv = npv,
+                                      .multipv = c->multipv > 1 ? j + 1 : 0,
+                                      .solved = final && rn->proven && j == 0 && c->multipv == 1});
+    }
 }
 
 /* --- entry point ------------------------------------------------------- */
@@ -269,9 +303,11 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
         }
     }
     const MctsNode *rn = &t->nodes[root];
-    uint32_t be = rn->edge != NODE_NONE ? best_edge(t, rn) : NODE_NONE;
+    uint32_t be = rn->edge != NODE_NONE ? best_edge_of(t, rn, c, NULL, 0) : NODE_NONE;
     if (be != NODE_NONE)
         best = t->edges[be].move;
+    else if (c->root_only) /* go searchmoves, none of them tried: the first */
+        best = c->root_only[0];
     if (best != MOVE_NONE && !search_move_legal(g, c->root, best))
         best = MOVE_NONE;
     mcts_report(&r, root, 1);

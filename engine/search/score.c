@@ -96,6 +96,7 @@ void search_info(const SearchCtx *c, const SearchProgress *p)
         .hashfull = p->hashfull,
         .pv = p->pv,
         .npv = search_pv_legal(c->g, c->root, p->pv, p->npv),
+        .multipv = p->multipv,
     };
     if (!p->no_line)
         c->emit(c->ectx, &in);

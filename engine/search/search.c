@@ -30,6 +30,7 @@ const Option search_options[] = {
     {"MCTSExplore", OPTION_SPIN, 50, 1, 1000, NULL, NULL, 0},
     {"MCTSPlayoutCap", OPTION_SPIN, 200, 10, 10000, NULL, NULL, 0},
     {"MoveOverhead", OPTION_SPIN, 10, 0, 5000, NULL, NULL, 0},
+    {"MultiPV", OPTION_SPIN, 1, 1, MULTIPV_MAX, NULL, NULL, 0},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
 
@@ -44,6 +45,9 @@ void search_limits_init(SearchLimits *l)
     l->infinite = 0;
     l->start_ms = 0;
     l->lag_ms = 0;
+    l->searchmoves = NULL;
+    l->nsearchmoves = 0;
+    l->mate = 0;
 }
 
 Search *search_new(void)
@@ -58,6 +62,7 @@ Search *search_new(void)
     s->mcts_explore = 50;
     s->mcts_playout_cap = 200;
     s->move_overhead = 10;
+    s->multipv = 1;
     s->ab_qs_plies = 2;
     s->ab_lmr = 1;
     atomic_init(&s->halt, 0);
@@ -118,8 +123,15 @@ int search_setoption(Search *s, const char *name, const char *value, char *err, 
         s->mcts_playout_cap = (int)v;
     } else if (strcasecmp(o->name, "MoveOverhead") == 0) {
         s->move_overhead = v;
+    } else if (strcasecmp(o->name, "MultiPV") == 0) {
+        s->multipv = (int)v;
     }
     return 0;
+}
+
+int search_multipv(const Search *s)
+{
+    return s->multipv;
 }
 
 int64_t search_move_overhead(const Search *s)
@@ -157,12 +169,14 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
     const Game *g = c->g;
     int v = 0;
     Move best = MOVE_NONE;
-    if (!g->solver)
+    /* several lines are the searchers' to report */
+    if (!g->solver || c->multipv > 1)
         return MOVE_NONE;
     /* the solver's first use when isready was not sent */
     if (g->solver->prepare)
         g->solver->prepare(c->root);
-    if (!g->solver->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best))
+    if (!g->solver->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best) ||
+        !search_root_allowed(c, best))
         return MOVE_NONE;
     if (c->uses_history && v != VALUE_DRAW) {
         unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
@@ -208,7 +222,11 @@ static Move random_go(SearchCtx *c, SearchResult *res)
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
     if (!moves)
         return MOVE_NONE;
-    int n = g->gen_moves(c->root, moves);
+    int n = g->gen_moves(c->root, moves), k = 0;
+    for (int i = 0; i < n; i++) /* go searchmoves: only those */
+        if (search_root_allowed(c, moves[i]))
+            moves[k++] = moves[i];
+    n = k;
     uint64_t r = c->s->rng ^ g->key(c->root);
     Move best = n > 0 ? moves[rng_below(&r, (uint32_t)n)] : MOVE_NONE;
     c->s->rng = r;
@@ -233,6 +251,48 @@ static void wait_for_stop(SearchCtx *c)
     }
 }
 
+int search_root_allowed(const SearchCtx *c, Move m)
+{
+    if (!c->root_only)
+        return 1;
+    for (int i = 0; i < c->nroot_only; i++)
+        if (c->root_only[i] == m)
+            return 1;
+    return 0;
+}
+
+/* The root moves searched (go searchmoves: those of them that are legal;
+ * none left, all) and the lines reported: MultiPV, at most that many. */
+static void root_setup(SearchCtx *c)
+{
+    const SearchLimits *l = c->limits;
+    const Game *g = c->g;
+    c->root_only = NULL;
+    c->nroot_only = 0;
+    c->multipv = 1;
+    int want = c->s->multipv;
+    if (!l->searchmoves && want <= 1)
+        return;
+    Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
+    if (!moves)
+        return;
+    int n = g->gen_moves(c->root, moves), k = n;
+    if (l->searchmoves && l->nsearchmoves > 0) {
+        c->root_only = l->searchmoves;
+        c->nroot_only = l->nsearchmoves;
+        k = 0;
+        for (int i = 0; i < n; i++)
+            k += search_root_allowed(c, moves[i]);
+        if (k == 0) {
+            c->root_only = NULL;
+            c->nroot_only = 0;
+            k = n;
+        }
+    }
+    free(moves);
+    c->multipv = want < k ? want : k > 0 ? k : 1;
+}
+
 /* The context of one search of pos under limits (both kept by the caller). */
 static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
                      const GameOptions *opt, const Key *prev, int nprev, const SearchLimits *limits,
@@ -250,6 +310,7 @@ static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
     };
     c->root_side = g->side_to_move(pos);
     c->uses_history = g->repetition_count > 0 || game_move_rule(g, pos) > 0;
+    root_setup(c);
     timeman_init(&c->tm, limits, c->root_side, s->move_overhead);
     atomic_store(&s->halt, 0);
 }

@@ -27,7 +27,15 @@ typedef struct SearchLimits {
     int64_t start_ms; /* time_now_ms() when go was read (timeman.h); 0 = now */
     int64_t lag_ms;   /* learned: what the clocks were charged beyond the
                         * engine's own time, per move (timeman.h); 0 = none */
+    /* go searchmoves: the root moves searched (the caller's array, legal
+     * moves of the root), NULL for all of them. */
+    const Move *searchmoves;
+    int nsearchmoves;
+    int mate; /* go mate N: a forced win in N moves sought, 0 = none */
 } SearchLimits;
+
+/* The most moves go mate asks for. */
+#define SEARCH_MATE_MAX 60
 
 void search_limits_init(SearchLimits *l);
 
@@ -71,6 +79,7 @@ typedef struct SearchInfo {
     int hashfull;    /* per mille */
     const Move *pv;  /* from the root, each move legal where it is played */
     int npv;
+    int multipv; /* the line's rank (1 = best) when MultiPV > 1, else 0 */
 } SearchInfo;
 
 /* Called with each report, from the thread that runs search_go(). */
@@ -91,12 +100,15 @@ void search_prepare(Search *s);
  * their own), declared as the games declare theirs (options.h).  The
  * protocol lists them after the games' options.
  */
+#define MULTIPV_MAX 256
 extern const Option search_options[];
 extern const int search_option_count;
 /* Set by name (case-insensitive; the value is checked by option_parse()).
  * Returns 0, or -1 with a message in err and nothing changed. Must not be
  * called during search_go(). */
 int search_setoption(Search *s, const char *name, const char *value, char *err, size_t errlen);
+/* The MultiPV option: the lines a search reports. */
+int search_multipv(const Search *s);
 /* The MoveOverhead option (ms). */
 int64_t search_move_overhead(const Search *s);
 /* Every option back to its default. 0, or -1 with a message in err. */

@@ -35,6 +35,7 @@ struct Search {
     int mcts_explore;      /* UCT exploration constant, in hundredths */
     int mcts_playout_cap;  /* playout length cap for games that may not end */
     int64_t move_overhead; /* MoveOverhead option, ms off every clock */
+    int multipv;           /* MultiPV option: lines reported */
     int ab_qs_plies;       /* quiescence depth cap, 0 = stand pat only (internal) */
     int ab_lmr;            /* late move reductions on (internal) */
     TT tt;                 /* alpha-beta, allocated on first use */
@@ -61,6 +62,11 @@ typedef struct SearchCtx {
     TimeManager tm;
     int root_side;
     int uses_history; /* repetition or MoveRule can draw */
+    /* The root: the moves searched (limits->searchmoves, NULL for all) and
+     * the lines reported, at most the moves searched (search.c). */
+    const Move *root_only;
+    int nroot_only;
+    int multipv;
 } SearchCtx;
 
 Move ab_go(SearchCtx *c, SearchResult *res);
@@ -74,6 +80,9 @@ Move mcts_go(SearchCtx *c, SearchResult *res);
 void mcts_prepare(Search *s);
 void mcts_free(Mcts *m);
 void mcts_clear(Mcts *m);
+
+/* Non-zero when the root move m is to be searched (go searchmoves). */
+int search_root_allowed(const SearchCtx *c, Move m);
 
 /* Non-zero when the caller or the searcher asked to stop. */
 static inline int search_should_stop(const SearchCtx *c)
@@ -102,6 +111,7 @@ typedef struct SearchProgress {
     int hashfull;               /* permille */
     const Move *pv;             /* from the root; may be cut at an illegal move */
     int npv;
+    int multipv; /* SearchInfo.multipv */
     int solved;  /* a SEARCH_INFO_SOLVED report follows */
     int no_line; /* only that report (the progress was told already) */
 } SearchProgress;
