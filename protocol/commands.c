@@ -388,6 +388,7 @@ static int cmd_go(Session *e, char **tok, int n)
             "info string go: no clock for %s (the side to move): searching at most %" PRId64 " ms",
             stm == SIDE_P1 ? "p1" : "p2", hard);
     }
+    go_debug_start(e, &lim);
     int started = job_start(e);
     if (started != 0) {
         session_error(e, "go: %s",
@@ -714,6 +715,7 @@ static int cmd_help(Session *e, char **tok, int n)
         "  solve [movetime <ms>] [nodes <n>]",
         "                                 exact value of every move (Fano, Morris",
         "                                 tables, Morelli endings; 10 s by default)",
+        "  debug on|off                   extra info string lines",
         "  help                           this text",
         "Command line: morelli [--Name=Value ...] [command words ...]",
     };
@@ -745,6 +747,7 @@ static const Command commands[] = {
     {"bench", cmd_bench},
     {"solve", cmd_solve},
     {"help", cmd_help},
+    {"debug", cmd_debug},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 

@@ -241,3 +241,26 @@ int go_searchmoves(Session *e, char **tok, int n, SearchLimits *lim, char *why, 
             moves > 1 ? "s" : "", moves, moves > 1 ? "s" : "");
     return problems;
 }
+
+void go_debug_start(Session *e, const SearchLimits *lim)
+{
+    if (!e->debug)
+        return;
+    int64_t soft, hard;
+    int stm = e->game->side_to_move(e->pos);
+    timeman_budget(lim, stm, search_move_overhead(e->search), &soft, &hard);
+    say(e,
+        "info string debug: go: time soft %" PRId64 " ms hard %" PRId64 " ms (-1: none), depth %d,"
+        " nodes %" PRIu64 ", mate %d, MultiPV %d, searchmoves %d%s",
+        soft, hard, lim->depth, lim->nodes, lim->mate, search_multipv(e->search), lim->nsearchmoves,
+        lim->infinite ? ", infinite" : "");
+}
+
+void go_debug_end(Session *e, const SearchResult *res)
+{
+    if (!e->debug)
+        return;
+    say(e,
+        "info string debug: search ended: depth %d, nodes %" PRIu64 ", %" PRId64 " ms, score %d%s",
+        res->depth, res->nodes, res->time_ms, res->score, res->proven ? " (proven)" : "");
+}

@@ -24,12 +24,32 @@ static const Option *variant_option(void)
     return &o;
 }
 
+/* The buttons: options without a value that do something once. */
+static const char clear_hash[] = "Clear Hash";
+
+/* Clear Hash: the table, the MCTS tree and what the searchers learnt
+ * forgotten (s NULL: only checked).  2, or -1 with err filled. */
+static int press_button(Search *s, const char *value, char *err, size_t errlen)
+{
+    char tmp[64];
+    if (value) {
+        snprintf(err, errlen, "%s is a button and takes no value, not '%s'", clear_hash,
+                 echo(value, tmp, sizeof tmp));
+        return -1;
+    }
+    if (s)
+        search_clear(s);
+    return 2;
+}
+
 /* Game options first, then the searchers'. */
 int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
                  const char *value, char *err, size_t errlen)
 {
     char tmp[64];
     int64_t num;
+    if (strcasecmp(name, clear_hash) == 0)
+        return press_button(s, value, err, errlen);
     const Option *variant = variant_option();
     if (strcasecmp(name, variant->name) == 0) {
         if (option_parse(variant, value, 0, &num, err, errlen) != 0)
@@ -70,6 +90,22 @@ void option_lines(void (*out)(void *ctx, const char *line), void *ctx)
         option_ugi_line(&search_options[i], 0, line, sizeof line);
         out(ctx, line);
     }
+    snprintf(line, sizeof line, "option name %s type button", clear_hash);
+    out(ctx, line);
+}
+
+/* debug on|off: the engine's extra `info string debug: ...` lines (what the
+ * time manager decided, how the search ended). */
+int cmd_debug(Session *e, char **tok, int n)
+{
+    char tmp[64];
+    if (n != 2 || (strcasecmp(tok[1], "on") != 0 && strcasecmp(tok[1], "off") != 0)) {
+        session_error(e, "usage: debug on|off%s%s", n > 1 ? ", not " : "",
+                      n > 1 ? echo(tok[1], tmp, sizeof tmp) : "");
+        return UGI_ERROR;
+    }
+    e->debug = strcasecmp(tok[1], "on") == 0;
+    return UGI_OK;
 }
 
 static void say_line(void *ctx, const char *line)

@@ -74,6 +74,7 @@ struct Session {
     int job_nkeys;
     SearchLimits job_limits;
     Move *root_moves;  /* go searchmoves' moves (go.c): job_limits.searchmoves */
+    atomic_int debug;  /* debug on: extra info string lines (options.c) */
     int job_unbounded; /* infinite, or no limit that ends it by itself */
 
     const Game *warm_game; /* the game whose solver tables are built */
@@ -139,6 +140,8 @@ int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char
                  const char *value, char *err, size_t errlen);
 /* The `option name ...` lines of every option. */
 void list_options(Session *e);
+/* debug on|off. */
+int cmd_debug(Session *e, char **tok, int n);
 
 /* --- commands.c ----------------------------------------------------------- */
 
@@ -172,6 +175,10 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len);
  * buffer; none: lim's searchmoves NULL); what is no legal move is said in
  * why.  Only when no search runs.  Returns the problems found. */
 int go_searchmoves(Session *e, char **tok, int n, SearchLimits *lim, char *why, size_t len);
+/* debug on: what the time manager decided for the go about to start, and
+ * (go_debug_end) how its search ended. */
+void go_debug_start(Session *e, const SearchLimits *lim);
+void go_debug_end(Session *e, const SearchResult *res);
 
 /* --- bench.c -------------------------------------------------------------- */
 
