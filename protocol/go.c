@@ -256,8 +256,16 @@ void go_debug_start(Session *e, const SearchLimits *lim)
         lim->infinite ? ", infinite" : "");
 }
 
-void go_debug_end(Session *e, const SearchResult *res)
+void go_job_end(Session *e, const SearchResult *res)
 {
+    int n = e->job_limits.mate;
+    if (n > 0 && res->mate > 0)
+        say(e, "info string mate %d: found, a forced win in %d", n, res->mate);
+    else if (n > 0 && res->mate < 0)
+        say(e, "info string mate %d: none, proven", n);
+    else if (n > 0)
+        say(e, "info string mate %d: none found (stopped at depth %d of %d)", n, res->depth,
+            2 * n - 1);
     if (!e->debug)
         return;
     say(e,

@@ -214,7 +214,7 @@ static void run_job(Session *e, char *line, size_t len)
     memset(&res, 0, sizeof res);
     Move best = search_go(e->search, e->job_game, e->job_pos, &e->job_opt, e->job_keys,
                           e->job_nkeys, &e->job_limits, &e->stop, emit_info, e, &res);
-    go_debug_end(e, &res);
+    go_job_end(e, &res);
     int n;
     Move *moves = legal_moves(e->job_game, e->job_pos, &n);
     int ok = 0;

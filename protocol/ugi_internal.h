@@ -175,10 +175,10 @@ int go_parse(char **tok, int n, SearchLimits *lim, char *why, size_t len);
  * buffer; none: lim's searchmoves NULL); what is no legal move is said in
  * why.  Only when no search runs.  Returns the problems found. */
 int go_searchmoves(Session *e, char **tok, int n, SearchLimits *lim, char *why, size_t len);
-/* debug on: what the time manager decided for the go about to start, and
- * (go_debug_end) how its search ended. */
+/* debug on: what the time manager decided for the go about to start.
+ * go_job_end: what go mate found, and (debug on) how the search ended. */
 void go_debug_start(Session *e, const SearchLimits *lim);
-void go_debug_end(Session *e, const SearchResult *res);
+void go_job_end(Session *e, const SearchResult *res);
 
 /* --- bench.c -------------------------------------------------------------- */
 

@@ -212,7 +212,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
      * the parent made the move, mostly comes from memory meanwhile (the
      * value is the same; a cut by the table leaves it unused) */
     Key key = g->key(t->pos);
-    int prunable = gs->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH &&
+    int prunable = gs->prune && !pv_node && ply > 0 && depth <= PRUNE_DEPTH && !c->exact &&
                    alpha > -SCORE_MATE_BOUND && beta < SCORE_MATE_BOUND;
     int v = prunable ? ab_eval_key(t, key) : 0;
 
@@ -221,7 +221,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     Move tt_move = MOVE_NONE;
     if (tt_probe(&c->s->tt, key, ply, &h)) {
         tt_move = h.move;
-        int usable = h.proven ? ply > 0 : (!pv_node && h.depth >= depth);
+        int usable = h.proven ? ply > 0 : (!pv_node && h.depth >= depth && !c->exact);
         if (usable && (h.bound == TT_EXACT || (h.bound == TT_LOWER && h.score >= beta) ||
                        (h.bound == TT_UPPER && h.score <= alpha))) {
             if (!h.proven && h.score > -SCORE_MATE_BOUND && h.score < SCORE_MATE_BOUND)
@@ -234,7 +234,7 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
      * (Morris): a node the table has no move for is searched a ply
      * shallower from depth iir_depth on; its ordering is a guess, and the
      * next iteration finds the move this one stores. */
-    if (sp->iir_depth > 0 && depth >= sp->iir_depth && tt_move == MOVE_NONE)
+    if (sp->iir_depth > 0 && depth >= sp->iir_depth && tt_move == MOVE_NONE && !c->exact)
         depth--;
 
     /* Step 4. The game's pruning in the last plies (GameSearch.prune): a cut on
@@ -250,8 +250,9 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     }
 
     /* Step 4b. Enhanced transposition cutoff (ab_etc above). */
-    if (sp->etc_depth > 0 && g->reversible_plies && !pv_node && ply > 0 && depth >= sp->etc_depth &&
-        g->reversible_plies(t->pos) == 0 && ab_etc(t, key, beta, depth, ply, &score))
+    if (sp->etc_depth > 0 && g->reversible_plies && !pv_node && ply > 0 && !c->exact &&
+        depth >= sp->etc_depth && g->reversible_plies(t->pos) == 0 &&
+        ab_etc(t, key, beta, depth, ply, &score))
         return score;
 
     /* Step 5. Moves, ordered (by stages where the game allows). */
@@ -260,7 +261,8 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     int stm = pk.stm;
     /* the whole rest of the game fits in the depth: no reduction may hide
      * a win there */
-    int lmr = c->s->ab_lmr && !(depth >= 3 && gs->plies_left && gs->plies_left(t->pos) <= depth);
+    int lmr = c->s->ab_lmr && !c->exact &&
+              !(depth >= 3 && gs->plies_left && gs->plies_left(t->pos) <= depth);
 
     /* Step 6. Principal variation search with late move reductions (from
      * the profile's lmr_late-th move: the third in Morris, else the fourth). */
@@ -559,6 +561,10 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
 {
     SearchCtx *c = t->c;
     int max_depth = c->limits->depth > 0 ? c->limits->depth : MAX_PLY - 2;
+    /* go mate N: full width to 2N - 1 plies, where a forced win in N
+     * moves would be seen */
+    if (c->exact && max_depth > 2 * c->limits->mate - 1)
+        max_depth = 2 * c->limits->mate - 1;
     if (max_depth > MAX_PLY - 2)
         max_depth = MAX_PLY - 2;
     t->root_filter = c->root_only != NULL || t->lines;

@@ -240,6 +240,17 @@ static Move random_go(SearchCtx *c, SearchResult *res)
     return best;
 }
 
+/* go mate N: what the search found (SearchResult.mate). */
+static void mate_verdict(const SearchCtx *c, SearchResult *res)
+{
+    int n = c->limits->mate, sc = res->score;
+    res->mate = 0;
+    if (sc >= SCORE_MATE_BOUND && units_mate_moves(sc) <= n)
+        res->mate = units_mate_moves(sc);
+    else if (res->proven || (res->depth >= 2 * n - 1 && c->exact))
+        res->mate = -1;
+}
+
 /* An infinite search keeps the caller waiting until it says stop. */
 static void wait_for_stop(SearchCtx *c)
 {
@@ -310,6 +321,7 @@ static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
     };
     c->root_side = g->side_to_move(pos);
     c->uses_history = g->repetition_count > 0 || game_move_rule(g, pos) > 0;
+    c->exact = limits->mate > 0;
     root_setup(c);
     timeman_init(&c->tm, limits, c->root_side, s->move_overhead);
     atomic_store(&s->halt, 0);
@@ -343,11 +355,18 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         wait_for_stop(&c);
         return MOVE_NONE;
     }
+    SearchResult mine = {0};
+    if (limits->mate && !res)
+        res = &mine;
     best = try_solve(&c, res);
+    /* go mate: alpha-beta, whose depth bounds what it proves */
+    int algo = limits->mate ? ALGO_ALPHABETA : s->algo;
     if (best == MOVE_NONE)
-        best = s->algo == ALGO_MCTS     ? mcts_go(&c, res)
-               : s->algo == ALGO_RANDOM ? random_go(&c, res)
-                                        : ab_go(&c, res);
+        best = algo == ALGO_MCTS     ? mcts_go(&c, res)
+               : algo == ALGO_RANDOM ? random_go(&c, res)
+                                     : ab_go(&c, res);
+    if (limits->mate)
+        mate_verdict(&c, res);
     wait_for_stop(&c);
     atomic_store(&s->halt, 0);
     return best;

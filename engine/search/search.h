@@ -47,6 +47,10 @@ typedef struct SearchResult {
     uint64_t nodes; /* alpha-beta nodes, or MCTS playouts */
     int64_t time_ms;
     int proven; /* non-zero when score is the exact game value */
+    /* go mate N: the moves of the forced win found (1..N), 0 when none
+     * was found, -1 when none exists (proven, or a full-width search of
+     * 2N - 1 plies saw none) */
+    int mate;
 } SearchResult;
 
 /* Scores beyond +-SCORE_MATE_BOUND are proven: SCORE_MATE - plies. */

@@ -67,6 +67,9 @@ typedef struct SearchCtx {
     const Move *root_only;
     int nroot_only;
     int multipv;
+    /* go mate: alpha-beta full width, without reductions, pruning or cuts
+     * on unproven table entries, so that a depth proves what it finds */
+    int exact;
 } SearchCtx;
 
 Move ab_go(SearchCtx *c, SearchResult *res);
