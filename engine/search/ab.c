@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ab_internal.h"
+#include "skill.h"
 
 static uint64_t total_nodes(AbThread *ts, int n)
 {
@@ -694,6 +695,8 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     if (best == MOVE_NONE || !search_move_legal(g, c->root, best))
         best = search_guess(g, c->root);
     emit_iteration(ts, started + 1, 1);
+    if (ts[0].lines && ts[0].done_depth > 0 && c->skill < SKILL_MAX)
+        best = ab_lines_skill(&ts[0], best);
     ts[0].lines = NULL;
     free(ml.cur);
     free(ml.done);

@@ -335,6 +335,9 @@ int ab_lines_mated(const AbThread *t, int d);
  * nodes the search's total (final: the search's end, repeat: no node
  * searched since the last report). */
 void ab_lines_emit(AbThread *t, uint64_t nodes, int final, int repeat);
+/* The move a level below full strength plays among the lines of the last
+ * completed iteration (skill.h), best when that is no legal move. */
+Move ab_lines_skill(AbThread *t, Move best);
 
 /* ab_solve.c: the exact solver's share of one search at the root (main
  * thread), when the game bounds its plies left low enough.  It runs in

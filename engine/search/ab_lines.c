@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ab_internal.h"
+#include "skill.h"
 
 /* The other k - 1 lines of the iteration of depth d whose first line
  * t's pv holds: each a root search without the moves of the lines before
@@ -83,4 +84,20 @@ void ab_lines_emit(AbThread *t, uint64_t nodes, int final, int repeat)
     /* the root's value proven: said once, after the lines */
     if (final && t->proven)
         search_info(c, &(SearchProgress){.score = ml->done[0].score, .solved = 1, .no_line = 1});
+}
+
+Move ab_lines_skill(AbThread *t, Move best)
+{
+    SearchCtx *c = t->c;
+    const struct AbLines *ml = t->lines;
+    int scores[MULTIPV_MAX], n = 0;
+    while (n < ml->k && ml->done[n].npv > 0) {
+        scores[n] = ml->done[n].score;
+        n++;
+    }
+    if (n == 0)
+        return best;
+    int i = skill_pick(c->skill, c->s->skill_seed ^ c->g->key(c->root), scores, n);
+    Move m = ml->done[i].pv[0];
+    return search_move_legal(c->g, c->root, m) ? m : best;
 }

@@ -15,6 +15,7 @@
 
 #include "past.h"
 #include "search_internal.h"
+#include "skill.h"
 
 #define HASH_DEFAULT_MB 64
 
@@ -31,6 +32,10 @@ const Option search_options[] = {
     {"MCTSPlayoutCap", OPTION_SPIN, 200, 10, 10000, NULL, NULL, 0},
     {"MoveOverhead", OPTION_SPIN, 10, 0, 5000, NULL, NULL, 0},
     {"MultiPV", OPTION_SPIN, 1, 1, MULTIPV_MAX, NULL, NULL, 0},
+    {"Skill Level", OPTION_SPIN, SKILL_MAX, 0, SKILL_MAX, NULL, NULL, 0},
+    {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, NULL, NULL, 0},
+    {"UCI_Elo", OPTION_SPIN, SKILL_ELO_MAX, SKILL_ELO_MIN, SKILL_ELO_MAX, NULL, NULL, 0},
+    {"SkillSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, 0},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
 
@@ -63,6 +68,8 @@ Search *search_new(void)
     s->mcts_playout_cap = 200;
     s->move_overhead = 10;
     s->multipv = 1;
+    s->skill = SKILL_MAX;
+    s->elo = SKILL_ELO_MAX;
     s->ab_qs_plies = 2;
     s->ab_lmr = 1;
     atomic_init(&s->halt, 0);
@@ -125,6 +132,14 @@ int search_setoption(Search *s, const char *name, const char *value, char *err, 
         s->move_overhead = v;
     } else if (strcasecmp(o->name, "MultiPV") == 0) {
         s->multipv = (int)v;
+    } else if (strcasecmp(o->name, "Skill Level") == 0) {
+        s->skill = (int)v;
+    } else if (strcasecmp(o->name, "UCI_LimitStrength") == 0) {
+        s->limit_strength = (int)v;
+    } else if (strcasecmp(o->name, "UCI_Elo") == 0) {
+        s->elo = (int)v;
+    } else if (strcasecmp(o->name, "SkillSeed") == 0) {
+        s->skill_seed = (uint64_t)v;
     }
     return 0;
 }
@@ -282,6 +297,8 @@ static void root_setup(SearchCtx *c)
     c->nroot_only = 0;
     c->multipv = 1;
     int want = c->s->multipv;
+    if (c->skill < SKILL_MAX && want < SKILL_LINES)
+        want = SKILL_LINES; /* the lines a level chooses among */
     if (!l->searchmoves && want <= 1)
         return;
     Move *moves = malloc((size_t)g->max_moves * sizeof *moves);
@@ -304,6 +321,15 @@ static void root_setup(SearchCtx *c)
     c->multipv = want < k ? want : k > 0 ? k : 1;
 }
 
+/* The level a search plays at: full strength for go mate and the random
+ * player. */
+static int search_skill(const Search *s, const SearchLimits *l)
+{
+    if (l->mate || s->algo == ALGO_RANDOM)
+        return SKILL_MAX;
+    return skill_level(s->skill, s->limit_strength, s->elo);
+}
+
 /* The context of one search of pos under limits (both kept by the caller). */
 static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
                      const GameOptions *opt, const Key *prev, int nprev, const SearchLimits *limits,
@@ -322,6 +348,7 @@ static void ctx_init(SearchCtx *c, Search *s, const Game *g, const void *pos,
     c->root_side = g->side_to_move(pos);
     c->uses_history = g->repetition_count > 0 || game_move_rule(g, pos) > 0;
     c->exact = limits->mate > 0;
+    c->skill = search_skill(s, limits);
     root_setup(c);
     timeman_init(&c->tm, limits, c->root_side, s->move_overhead);
     atomic_store(&s->halt, 0);
@@ -340,6 +367,14 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     if (!opt) {
         game_options_default(&defopt);
         opt = &defopt;
+    }
+    /* Below full strength: the level's caps, and alpha-beta's lines. */
+    SearchLimits capped;
+    int level = search_skill(s, limits);
+    if (level < SKILL_MAX) {
+        capped = *limits;
+        skill_limits(level, &capped);
+        limits = &capped;
     }
     SearchCtx c;
     ctx_init(&c, s, g, pos, opt, prev, nprev, limits, stop);
@@ -360,7 +395,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         res = &mine;
     best = try_solve(&c, res);
     /* go mate: alpha-beta, whose depth bounds what it proves */
-    int algo = limits->mate ? ALGO_ALPHABETA : s->algo;
+    int algo = limits->mate || level < SKILL_MAX ? ALGO_ALPHABETA : s->algo;
     if (best == MOVE_NONE)
         best = algo == ALGO_MCTS     ? mcts_go(&c, res)
                : algo == ALGO_RANDOM ? random_go(&c, res)

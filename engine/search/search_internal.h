@@ -36,6 +36,10 @@ struct Search {
     int mcts_playout_cap;  /* playout length cap for games that may not end */
     int64_t move_overhead; /* MoveOverhead option, ms off every clock */
     int multipv;           /* MultiPV option: lines reported */
+    int skill;             /* Skill Level option (skill.h) */
+    int limit_strength;    /* UCI_LimitStrength option */
+    int elo;               /* UCI_Elo option */
+    uint64_t skill_seed;   /* SkillSeed option */
     int ab_qs_plies;       /* quiescence depth cap, 0 = stand pat only (internal) */
     int ab_lmr;            /* late move reductions on (internal) */
     TT tt;                 /* alpha-beta, allocated on first use */
@@ -70,6 +74,7 @@ typedef struct SearchCtx {
     /* go mate: alpha-beta full width, without reductions, pruning or cuts
      * on unproven table entries, so that a depth proves what it finds */
     int exact;
+    int skill; /* the level played (skill.h), SKILL_MAX: full strength */
 } SearchCtx;
 
 Move ab_go(SearchCtx *c, SearchResult *res);
