@@ -152,6 +152,38 @@ static void test_parse_args(void **state)
     assert_true(oks >= 5 && errs >= 10);
 }
 
+/* Option names of several words (UCI's `Skill Level`) pass as one argument;
+ * blanks at the ends, two in a row, tabs and the word `value` are refused. */
+static void test_option_names_with_blanks(void **state)
+{
+    (void)state;
+    static MatchConfig c;
+    char err[512];
+    char *ok[] = {"match",
+                  "--engine",
+                  "cmd=x",
+                  "option.Skill Level=3",
+                  "--engine",
+                  "cmd=y",
+                  "option.UCI_LimitStrength=true"};
+    match_config_default(&c);
+    assert_int_equal(match_parse_args(&c, 7, ok, "build", err, sizeof err), 0);
+    assert_string_equal(c.engines[0].options[0].name, "Skill Level");
+    assert_string_equal(c.engines[0].options[0].value, "3");
+    const char *bad[] = {"option. Skill=1",       "option.Skill =1",     "option.Skill  Level=1",
+                         "option.Skill\tLevel=1", "option.Hash value=1", "option.value=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char arg[64];
+        snprintf(arg, sizeof arg, "%s", bad[i]);
+        char *argv[] = {"match", "--engine", "cmd=x", arg, "--engine", "cmd=y"};
+        match_config_default(&c);
+        err[0] = '\0';
+        if (match_parse_args(&c, 6, argv, "build", err, sizeof err) == 0)
+            fail_msg("'%s' accepted", arg);
+        assert_non_null(strstr(err, "single blanks"));
+    }
+}
+
 /* --- openings -------------------------------------------------------------------------- */
 
 static int count_positions(const char *path)
@@ -658,13 +690,21 @@ static void test_demo(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_args),     cmocka_unit_test(test_read_openings),
-        cmocka_unit_test(test_make_openings),  cmocka_unit_test(test_match_two_copies),
-        cmocka_unit_test(test_fake_illegal),   cmocka_unit_test(test_fake_crash),
-        cmocka_unit_test(test_fake_stall),     cmocka_unit_test(test_disagreement),
-        cmocka_unit_test(test_start_failures), cmocka_unit_test(test_sprt_stops),
-        cmocka_unit_test(test_clock_forfeits), cmocka_unit_test(test_demo),
-        cmocka_unit_test(test_max_plies),      cmocka_unit_test(test_fake_flood),
+        cmocka_unit_test(test_parse_args),
+        cmocka_unit_test(test_option_names_with_blanks),
+        cmocka_unit_test(test_read_openings),
+        cmocka_unit_test(test_make_openings),
+        cmocka_unit_test(test_match_two_copies),
+        cmocka_unit_test(test_fake_illegal),
+        cmocka_unit_test(test_fake_crash),
+        cmocka_unit_test(test_fake_stall),
+        cmocka_unit_test(test_disagreement),
+        cmocka_unit_test(test_start_failures),
+        cmocka_unit_test(test_sprt_stops),
+        cmocka_unit_test(test_clock_forfeits),
+        cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_max_plies),
+        cmocka_unit_test(test_fake_flood),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

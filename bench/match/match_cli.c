@@ -68,11 +68,24 @@ static int add_option(MatchOption *list, int *n, const char *text, char *err, si
         snprintf(err, errlen, "option too long: '%.40s...'", text);
         return -1;
     }
-    for (size_t i = 0; i < nl; i++)
-        if (isspace((unsigned char)text[i])) {
-            snprintf(err, errlen, "option name with a space: '%s'", text);
-            return -1;
+    /* A name may hold single blanks between words, as UCI's `Skill Level`,
+     * but not at its ends, two in a row, other white space, or the word
+     * `value`, which would end the name in `setoption name N value V`. */
+    int bad = text[0] == ' ' || text[nl - 1] == ' ';
+    for (size_t i = 0, w = 0; i <= nl && !bad; i++) {
+        if (i == nl || text[i] == ' ') {
+            bad = i == w || (i - w == 5 && !strncasecmp(text + w, "value", 5));
+            w = i + 1;
+        } else {
+            bad = isspace((unsigned char)text[i]);
         }
+    }
+    if (bad) {
+        snprintf(err, errlen,
+                 "option name '%.*s': words separated by single blanks, and not the word 'value'",
+                 (int)nl, text);
+        return -1;
+    }
     /* A later setting of the same name replaces the earlier one. */
     int slot = *n;
     for (int i = 0; i < *n; i++)
