@@ -393,7 +393,9 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     SearchResult mine = {0};
     if (limits->mate && !res)
         res = &mine;
-    best = try_solve(&c, res);
+    /* the random player is no searcher: it never asks the solver */
+    if (s->algo != ALGO_RANDOM || limits->mate)
+        best = try_solve(&c, res);
     /* go mate: alpha-beta, whose depth bounds what it proves */
     int algo = limits->mate || level < SKILL_MAX ? ALGO_ALPHABETA : s->algo;
     if (best == MOVE_NONE)
