@@ -7,7 +7,7 @@
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make test-clang the same suite built by clang
 #   make test-native the same suite built for this machine's instructions
-#   make tsan       searches (Threads=2) and a match (concurrency 2) under ThreadSanitizer
+#   make tsan       searches (Threads=2, 4) and a match (concurrency 2) under ThreadSanitizer
 #   make bench-check  the bench signature against bench/signature.txt
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal

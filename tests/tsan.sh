@@ -1,8 +1,9 @@
 #!/bin/sh
 # ThreadSanitizer run (make tsan): the engine and the match runner of the
-# tsan flavour (directory $1) do what uses threads -- alpha-beta searches
-# with Threads=2 in every game, a search stopped while it runs, MCTS, and a
-# match with two games at once -- and any ThreadSanitizer report fails.
+# tsan flavour (directory $1) do what uses threads -- both searchers with
+# Threads=2 and 4 in every game, searches stopped or quit while they run
+# (and answered with ponderhit where the protocol has it), and a match with
+# two games at once -- and any ThreadSanitizer report fails.
 # Reports go to build/tsan-report.<pid> files (also those of the engines the
 # match runner starts, whose stderr nobody reads).
 set -eu
@@ -18,13 +19,26 @@ run() {
         fail=1
     fi
 }
-run "$dir/morelli" --Threads=2 --Hash=8 go depth 4
-run "$dir/morelli" --UCI_Variant=morris --Threads=2 --Hash=8 go depth 7
-run "$dir/morelli" --UCI_Variant=fano --Threads=2 --Hash=8 go depth 6
-run "$dir/morelli" --Search=mcts --Hash=8 go nodes 3000
-# A search stopped from the reader's thread while the search thread runs.
-printf 'setoption name Threads value 2\nsetoption name Hash value 8\nposition startpos\ngo infinite\nisready\nd\nstop\nisready\nquit\n' |
-    run "$dir/morelli"
+for n in 2 4; do
+    run "$dir/morelli" --Threads=$n --Hash=8 go depth 4
+    run "$dir/morelli" --UCI_Variant=morris --Threads=$n --Hash=8 go depth 7
+    run "$dir/morelli" --UCI_Variant=fano --Threads=$n --Hash=8 go depth 6
+    run "$dir/morelli" --Search=mcts --Threads=$n --Hash=8 go nodes 3000
+    run "$dir/morelli" --UCI_Variant=morris --Search=mcts --Threads=$n --Hash=8 go nodes 6000
+    run "$dir/morelli" --UCI_Variant=fano --Search=mcts --Threads=$n --Hash=8 go nodes 6000
+done
+# Searches stopped, or quit, from the reader's thread while the search
+# threads run; ponderhit when the protocol knows it.
+ponder=
+if "$dir/morelli" ugi 2>/dev/null | grep -q 'option name Ponder'; then
+    ponder='go ponder\nponderhit\nstop\n'
+fi
+for algo in alphabeta mcts; do
+    for v in morelli morris fano; do
+        printf 'setoption name UCI_Variant value %s\nsetoption name Search value %s\nsetoption name Threads value 4\nsetoption name Hash value 8\nposition startpos\ngo infinite\nisready\nd\nstop\nisready\n'"$ponder"'go infinite\nquit\n' "$v" "$algo" |
+            run "$dir/morelli"
+    done
+done
 # A Morelli solve on the search thread, the reader answering and stopping it.
 printf 'setoption name Hash value 8\nposition startpos\nsolve movetime 60000\nisready\nd\nposition startpos moves a1-b2\nstop\nisready\nsolve movetime 60000\nquit\n' |
     run "$dir/morelli"

@@ -653,10 +653,12 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         return MOVE_NONE;
     int started = 0, ok = ab_setup(&ts[0], c, 0) == 0;
     for (int i = 1; ok && i < nthreads; i++) {
-        if (ab_setup(&ts[i], c, i) != 0 || pthread_create(&ts[i].th, NULL, ab_helper, &ts[i]) != 0)
+        if (ab_setup(&ts[i], c, i) != 0 || search_thread_create(&ts[i].th, ab_helper, &ts[i]) != 0)
             break;
         started = i;
     }
+    if (ok)
+        search_threads_short(s, started + 1, nthreads);
     ts[0].reported = UINT64_MAX;
     struct AbLines ml = {.k = c->multipv};
     if (ok && c->multipv > 1) {

@@ -16,10 +16,30 @@
  * filling the arenas early. */
 static uint32_t expand_after(const Mcts *t)
 {
-    uint64_t fn = (uint64_t)t->nnodes * 8 / t->cap_nodes;
-    uint64_t fe = (uint64_t)t->nedges * 8 / t->cap_edges;
+    uint64_t fn = (uint64_t)mcts_nodes_used(t) * 8 / t->cap_nodes;
+    uint64_t fe = (uint64_t)mcts_edges_used(t) * 8 / t->cap_edges;
     uint64_t f = fn > fe ? fn : fe; /* eighths used */
     return f < 6 ? 1u : f < 7 ? 8u : 64u;
+}
+
+/* The value of a result (for P1) for the side to move at n. */
+static uint64_t value_of(const MctsNode *n, double res_p1)
+{
+    return (uint64_t)llround((node_stm(n) == SIDE_P1 ? res_p1 : 1.0 - res_p1) * VALUE_ONE);
+}
+
+/* Enters node id at depth d of the path: a visit and a virtual loss, the
+ * result worst for the side that chose it (a win for the node's side to
+ * move when the other side chose it, else a loss), taken back at the
+ * backup.  Returns the visits before this one. */
+static uint32_t path_enter(MctsRun *r, int d, uint32_t id, const MctsNode *parent)
+{
+    MctsNode *n = &r->t->nodes[id];
+    r->path[d] = id;
+    r->vl[d] = parent && node_stm(parent) != node_stm(n) ? (uint64_t)VALUE_ONE : 0;
+    if (r->vl[d])
+        atomic_fetch_add_explicit(&n->value, r->vl[d], memory_order_relaxed);
+    return atomic_fetch_add_explicit(&n->visits, 1, memory_order_relaxed);
 }
 
 static void mcts_iterate(MctsRun *r, uint32_t root)
@@ -29,38 +49,51 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
     memcpy(r->pos, r->c->root, g->pos_size);
     int d = 0;
     uint32_t cur = root;
-    r->path[0] = root;
+    uint32_t seen = path_enter(r, 0, root, NULL);
+    r->root_edge = NODE_NONE;
     double res;
     for (;;) {
         MctsNode *n = &t->nodes[cur];
-        if (n->proven) {
+        if (node_proven(n)) {
             res = mcts_proven_result_p1(n);
             break;
         }
-        if (d > 0 && r->c->uses_history &&
-            past_draw(g, r->pos, r->keys, r->nbase + d) == RESULT_DRAW) {
-            res = 0.5;
-            break;
-        }
-        if (n->visits == 0 || d >= MCTS_MAX_PATH - 1 ||
-            (n->edge == NODE_NONE && (n->visits < expand_after(t) || !mcts_node_expand(r, n)))) {
+        if (seen == 0 || d >= MCTS_MAX_PATH - 1 ||
+            (!node_expanded(n) && (seen < expand_after(t) || !mcts_node_expand(r, n)))) {
             res = mcts_playout(r);
             break;
         }
-        MctsEdge *e = &t->edges[mcts_select_edge(r, n)];
+        uint32_t ei = mcts_select_edge(r, n);
+        if (ei == NODE_NONE) { /* every child still being added */
+            res = mcts_playout(r);
+            break;
+        }
+        MctsEdge *e = &t->edges[ei];
+        if (d == 0)
+            r->root_edge = ei;
+        atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
         r->keys[r->nbase + d] = n->key;
         g->make(r->pos, e->move, r->undo);
-        if (e->child == NODE_NONE) {
-            uint32_t ch = mcts_node_get(t, g, r->pos, g->key(r->pos));
+        uint32_t ch = edge_child(e);
+        if (ch == NODE_NONE) {
+            /* this thread claimed the edge (mcts_select_edge) */
+            ch = mcts_node_get(r, r->pos, g->key(r->pos));
             if (ch == NODE_NONE) { /* full: play out without a node */
                 res = mcts_playout(r);
                 break;
             }
-            e->child = ch;
-            n->tried++; /* e was the first untried edge */
+            atomic_store_explicit(&e->child, ch, memory_order_release);
         }
-        cur = e->child;
-        r->path[++d] = cur;
+        /* A repetition draw belongs to this path, not to the position:
+         * counted on the edge, the node left as it is. */
+        if (r->c->uses_history && past_draw(g, r->pos, r->keys, r->nbase + d + 1) == RESULT_DRAW) {
+            atomic_fetch_add_explicit(&e->draws, 1, memory_order_relaxed);
+            res = 0.5;
+            break;
+        }
+        seen = path_enter(r, d + 1, ch, n);
+        cur = ch;
+        d++;
     }
     r->playouts++;
     r->depth_sum += (uint64_t)d;
@@ -71,9 +104,8 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
         MctsNode *n = &t->nodes[r->path[i]];
         if (child_proven)
             mcts_solver_update(t, n);
-        n->visits++;
-        n->value += (float)(n->stm == SIDE_P1 ? res : 1.0 - res);
-        child_proven = n->proven != PROVEN_NONE;
+        atomic_fetch_add_explicit(&n->value, value_of(n, res) - r->vl[i], memory_order_relaxed);
+        child_proven = node_proven(n) != PROVEN_NONE;
     }
     if (r->rc.n)
         mcts_root_cache_update(r, d);
@@ -81,38 +113,41 @@ static void mcts_iterate(MctsRun *r, uint32_t root)
 
 /* --- reporting --------------------------------------------------------- */
 
-/* The move to play: a proven win first, else the most visited move that is
- * not proven lost (of equal visits the better mean, then the first edge),
- * else the longest proven loss. */
+/* The move to play: a proven win first, else the move most visited from n
+ * (its edge's visits) that is not proven lost (of equal visits the better
+ * mean, then the first edge), else the longest proven loss; at the root
+ * (root given) only the moves searched, and none of skip[0..nskip). */
 static uint32_t best_edge_of(const Mcts *t, const MctsNode *n, const SearchCtx *root,
                              const uint32_t *skip, int nskip)
 {
     uint32_t pick = NODE_NONE;
     long best = -1;
+    double best_q = 0.0;
     for (uint32_t i = 0; i < n->nedges; i++) {
-        const MctsEdge *e = &t->edges[n->edge + i];
-        if (e->child == NODE_NONE || (root && !search_root_allowed(root, e->move)))
+        const MctsEdge *e = &t->edges[node_edge(n) + i];
+        uint32_t ch = edge_child(e);
+        if (ch == NODE_NONE || (root && !search_root_allowed(root, e->move)))
             continue;
         int skipped = 0;
         for (int j = 0; j < nskip && !skipped; j++)
-            skipped = skip[j] == n->edge + i;
+            skipped = skip[j] == node_edge(n) + i;
         if (skipped)
             continue;
-        const MctsNode *c = &t->nodes[e->child];
+        const MctsNode *c = &t->nodes[ch];
         int pv = proven_for(n, c);
         long w;
         if (pv == PROVEN_WIN)
-            w = 4000000000L - c->pdist;
+            w = 4000000000L - node_pdist(c);
         else if (pv == PROVEN_LOSS)
-            w = -1000000L + c->pdist;
+            w = -1000000L + node_pdist(c);
         else
-            w = (long)c->visits;
+            w = (long)atomic_load_explicit(&e->visits, memory_order_relaxed);
+        double q = edge_q(n, e, c);
         /* equal visits: the better mean, then the earlier edge */
-        if (pick == NODE_NONE || w > best ||
-            (w == best && pv == PROVEN_NONE &&
-             q_for(n, c) > q_for(n, &t->nodes[t->edges[pick].child]))) {
+        if (pick == NODE_NONE || w > best || (w == best && pv == PROVEN_NONE && q > best_q)) {
             best = w;
-            pick = n->edge + i;
+            best_q = q;
+            pick = node_edge(n) + i;
         }
     }
     return pick;
@@ -126,34 +161,44 @@ static uint32_t best_edge(const Mcts *t, const MctsNode *n)
 /* The value of the root's edge be (a line after the first, MultiPV). */
 static int edge_score(const Mcts *t, const MctsNode *root, uint32_t be)
 {
-    const MctsNode *c = &t->nodes[t->edges[be].child];
+    const MctsEdge *e = &t->edges[be];
+    const MctsNode *c = &t->nodes[edge_child(e)];
     int pv = proven_for(root, c);
     if (pv == PROVEN_WIN)
-        return units_mate(c->pdist + 1);
+        return units_mate(node_pdist(c) + 1);
     if (pv == PROVEN_LOSS)
-        return -units_mate(c->pdist + 1);
+        return -units_mate(node_pdist(c) + 1);
     if (pv == PROVEN_DRAW)
         return 0;
-    return units_winrate_cp(q_for(root, c));
+    return units_winrate_cp(edge_q(root, e, c));
 }
 
 static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
 {
-    if (root->proven == PROVEN_WIN)
-        return units_mate(root->pdist);
-    if (root->proven == PROVEN_LOSS)
-        return -units_mate(root->pdist);
-    if (root->proven == PROVEN_DRAW)
+    int pr = node_proven(root);
+    if (pr == PROVEN_WIN)
+        return units_mate(node_pdist(root));
+    if (pr == PROVEN_LOSS)
+        return -units_mate(node_pdist(root));
+    if (pr == PROVEN_DRAW)
         return 0;
     if (be == NODE_NONE)
         return 0;
-    const MctsNode *c = &t->nodes[t->edges[be].child];
+    const MctsEdge *e = &t->edges[be];
+    const MctsNode *c = &t->nodes[edge_child(e)];
     int pv = proven_for(root, c);
     if (pv == PROVEN_WIN)
-        return units_mate(c->pdist + 1);
+        return units_mate(node_pdist(c) + 1);
     if (pv == PROVEN_DRAW)
         return 0;
-    return units_winrate_cp(q_for(root, c));
+    return units_winrate_cp(edge_q(root, e, c));
+}
+
+/* Playouts of every thread: the first thread's own and those the others
+ * published. */
+static uint64_t all_playouts(const MctsRun *r)
+{
+    return r->playouts + atomic_load_explicit(&r->sh->playouts, memory_order_relaxed);
 }
 
 static void mcts_report(MctsRun *r, uint32_t root, int final)
@@ -165,13 +210,13 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
     Move pv[MCTS_PV_MAX];
     uint32_t lines[MULTIPV_MAX];
     const MctsNode *rn = &t->nodes[root];
-    uint64_t fn = (uint64_t)t->nnodes * 1000 / t->cap_nodes;
-    uint64_t fe = (uint64_t)t->nedges * 1000 / t->cap_edges;
+    uint64_t fn = (uint64_t)mcts_nodes_used(t) * 1000 / t->cap_nodes;
+    uint64_t fe = (uint64_t)mcts_edges_used(t) * 1000 / t->cap_edges;
     int avg = r->playouts ? (int)((r->depth_sum + r->playouts / 2) / r->playouts) : 0;
     /* MultiPV: the root's children in the order best_edge ranks them (a
      * proven win, then by visits), one line each */
     for (int j = 0; j < c->multipv; j++) {
-        uint32_t be = rn->edge != NODE_NONE ? best_edge_of(t, rn, c, lines, j) : NODE_NONE;
+        uint32_t be = node_expanded(rn) ? best_edge_of(t, rn, c, lines, j) : NODE_NONE;
         if (j > 0 && be == NODE_NONE)
             break;
         lines[j] = be;
@@ -180,19 +225,19 @@ static void mcts_report(MctsRun *r, uint32_t root, int final)
         const MctsNode *n = rn;
         for (uint32_t e = be; e != NODE_NONE && npv < MCTS_PV_MAX;) {
             pv[npv++] = t->edges[e].move;
-            n = &t->nodes[t->edges[e].child];
-            e = n->edge != NODE_NONE ? best_edge(t, n) : NODE_NONE;
+            n = &t->nodes[edge_child(&t->edges[e])];
+            e = node_expanded(n) ? best_edge(t, n) : NODE_NONE;
         }
-        search_info(c,
-                    &(SearchProgress){.depth = avg,
-                                      .seldepth = r->seldepth,
-                                      .score = score,
-                                      .nodes = r->playouts,
-                                      .hashfull = (int)(fn > fe ? fn : fe),
-                                      .pv = pv,
-                                      .npv = npv,
-                                      .multipv = c->multipv > 1 ? j + 1 : 0,
-                                      .solved = final && rn->proven && j == 0 && c->multipv == 1});
+        search_info(
+            c, &(SearchProgress){.depth = avg,
+                                 .seldepth = r->seldepth,
+                                 .score = score,
+                                 .nodes = all_playouts(r),
+                                 .hashfull = (int)(fn > fe ? fn : fe),
+                                 .pv = pv,
+                                 .npv = npv,
+                                 .multipv = c->multipv > 1 ? j + 1 : 0,
+                                 .solved = final && node_proven(rn) && j == 0 && c->multipv == 1});
     }
 }
 
@@ -209,6 +254,78 @@ void mcts_prepare(Search *s)
         s->mcts = mcts_new(s->hash_mb);
 }
 
+/* r's buffers and copies for thread id of threads: 0, or -1 when out of
+ * memory. */
+static int run_init(MctsRun *r, SearchCtx *c, MctsShared *sh, int id, int threads)
+{
+    Search *s = c->s;
+    const Game *g = c->g;
+    Mcts *t = s->mcts;
+    *r = (MctsRun){.c = c, .t = t, .g = g, .sh = sh, .id = id, .threads = threads};
+    r->nbase = c->nprev;
+    r->explore = s->mcts_explore / 100.0;
+    r->plain = s->mcts_policy == MCTS_POLICY_PLAIN;
+    r->cap = s->mcts_playout_cap;
+    r->spare = NODE_NONE;
+    /* the first thread goes on with the tree's stream, the others with
+     * streams of their own */
+    r->rng = t->rng;
+    for (int i = 0; i < id; i++)
+        r->rng = r->rng * 6364136223846793005ull + 0x9E3779B97F4A7C15ull;
+    r->keys = malloc(((size_t)c->nprev + MCTS_MAX_PATH + 1) * sizeof(Key));
+    r->moves = malloc((size_t)g->max_moves * sizeof(Move));
+    if (!r->keys || !r->moves)
+        return -1;
+    if (c->nprev)
+        memcpy(r->keys, c->prev, (size_t)c->nprev * sizeof(Key));
+    return 0;
+}
+
+static void run_free(MctsRun *r)
+{
+    free(r->keys);
+    free(r->moves);
+    mcts_root_cache_free(&r->rc);
+}
+
+static void publish(MctsRun *r)
+{
+    atomic_fetch_add_explicit(&r->sh->playouts, r->playouts - r->published, memory_order_relaxed);
+    r->published = r->playouts;
+}
+
+/* A helper thread: iterations until the first thread says done. */
+static void *mcts_helper(void *arg)
+{
+    MctsRun *r = arg;
+    const MctsNode *root = &r->t->nodes[r->root];
+    while (!atomic_load_explicit(&r->sh->done, memory_order_relaxed) && !node_proven(root) &&
+           !search_should_stop(r->c)) {
+        mcts_iterate(r, r->root);
+        if ((r->playouts & 15) == 0)
+            publish(r);
+    }
+    publish(r);
+    return NULL;
+}
+
+/* Starts the helpers of r[0]'s search (r[1..n) filled); returns how many
+ * run. */
+static int helpers_start(MctsRun *r, int n)
+{
+    int started = 1;
+    for (; started < n; started++) {
+        if (run_init(&r[started], r[0].c, r[0].sh, started, n) != 0)
+            break;
+        r[started].root = r[0].root;
+        if (search_thread_create(&r[started].th, mcts_helper, &r[started]) != 0)
+            break;
+    }
+    if (started < n)
+        run_free(&r[started]);
+    return started;
+}
+
 Move mcts_go(SearchCtx *c, SearchResult *res)
 {
     Search *s = c->s;
@@ -217,46 +334,55 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
         return MOVE_NONE;
     Mcts *t = s->mcts;
     /* A tree of another game, or mostly spent, starts afresh. */
-    if (!same_game(t, g, c->opt) || t->full || t->nnodes > t->cap_nodes / 2 ||
-        t->nedges > t->cap_edges / 2)
+    if (!same_game(t, g, c->opt) || t->full || mcts_nodes_used(t) > t->cap_nodes / 2 ||
+        mcts_edges_used(t) > t->cap_edges / 2)
         mcts_clear(t);
     t->game = g;
     t->opt = *c->opt;
 
-    MctsRun r = {.c = c, .t = t, .g = g, .nbase = c->nprev};
-    r.explore = s->mcts_explore / 100.0;
-    r.plain = s->mcts_policy == MCTS_POLICY_PLAIN;
-    r.cap = s->mcts_playout_cap;
-    r.keys = malloc(((size_t)c->nprev + MCTS_MAX_PATH + 1) * sizeof(Key));
-    r.moves = malloc((size_t)g->max_moves * sizeof(Move));
+    int nthreads = s->threads > 0 ? s->threads : 1;
+    MctsShared sh;
+    atomic_init(&sh.playouts, 0);
+    atomic_init(&sh.done, 0);
+    MctsRun *runs = calloc((size_t)nthreads, sizeof *runs), *rp = runs;
+    MctsRun one;
+    if (!runs) { /* one thread, on the stack */
+        nthreads = 1;
+        rp = &one;
+    }
+    MctsRun *r0 = rp;
+    int started = 1;
     Move best = MOVE_NONE, fallback = MOVE_NONE;
-    if (!r.keys || !r.moves)
+    if (run_init(r0, c, &sh, 0, nthreads) != 0)
         goto out;
-    if (c->nprev)
-        memcpy(r.keys, c->prev, (size_t)c->nprev * sizeof(Key));
-    int nlegal = g->gen_moves(c->root, r.moves);
+    int nlegal = g->gen_moves(c->root, r0->moves);
     if (nlegal <= 0)
         goto out;
-    fallback = r.moves[0];
+    fallback = r0->moves[0];
 
-    uint32_t root = mcts_node_get(t, g, c->root, g->key(c->root));
+    uint32_t root = mcts_node_get(r0, c->root, g->key(c->root));
     if (root == NODE_NONE) {
         mcts_clear(t);
         t->game = g;
         t->opt = *c->opt;
-        root = mcts_node_get(t, g, c->root, g->key(c->root));
+        root = mcts_node_get(r0, c->root, g->key(c->root));
     }
     if (root == NODE_NONE)
         goto out;
-    r.root = root;
+    r0->root = root;
+    MctsNode *rn = &t->nodes[root];
     /* With many moves (Morelli: hundreds), the root expanded at once, its
      * untried moves best first. */
-    if (nlegal > MCTS_ORDER_MIN && !t->nodes[root].proven) {
-        if (t->nodes[root].edge == NODE_NONE) {
-            memcpy(r.pos, c->root, g->pos_size);
-            mcts_node_expand(&r, &t->nodes[root]);
+    if (nlegal > MCTS_ORDER_MIN && !node_proven(rn)) {
+        if (!node_expanded(rn)) {
+            memcpy(r0->pos, c->root, g->pos_size);
+            mcts_node_expand(r0, rn);
         }
-        mcts_root_order(&r, &t->nodes[root]);
+        mcts_root_order(r0, rn);
+    }
+    if (nthreads > 1) {
+        started = helpers_start(rp, nthreads);
+        search_threads_short(s, started, nthreads);
     }
     /* The root of a new search is never a repetition leaf; a node proven
      * from another path keeps its value. */
@@ -273,48 +399,56 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     int first_done = 0;
     uint64_t first_cap = 2 * (uint64_t)nlegal + 8;
     for (;;) {
-        if (t->nodes[root].proven)
+        if (node_proven(rn))
             break;
-        mcts_iterate(&r, root);
+        mcts_iterate(r0, root);
         if (search_should_stop(c))
             break;
         if (!first_done) {
-            const MctsNode *rn = &t->nodes[root];
-            first_done = rn->proven || r.playouts >= first_cap ||
-                         (rn->edge != NODE_NONE &&
-                          (rn->tried >= rn->nedges || (nlegal > MCTS_ORDER_MIN && rn->tried > 0)));
+            uint32_t tried = atomic_load(&rn->tried);
+            first_done = node_proven(rn) || r0->playouts >= first_cap ||
+                         (node_expanded(rn) &&
+                          (tried >= rn->nedges || (nlegal > MCTS_ORDER_MIN && tried > 0)));
             if (!first_done)
                 continue;
         }
-        if (l->nodes && r.playouts >= l->nodes)
+        if (l->nodes && all_playouts(r0) >= l->nodes)
             break;
         if (l->depth > 0 &&
-            (r.depth_sum >= (uint64_t)l->depth * r.playouts || r.playouts >= depth_cap))
+            (r0->depth_sum >= (uint64_t)l->depth * r0->playouts || r0->playouts >= depth_cap))
             break;
         /* Every playout: a long one (13x13, cap 200 plies) on a starved
          * thread takes milliseconds. */
         if (timeman_soft_over(&c->tm, 1, 1))
             break;
-        if ((r.playouts & 15) == 0) {
+        if ((r0->playouts & 15) == 0) {
             if (c->emit && timeman_elapsed(&c->tm) >= next_report) {
-                mcts_report(&r, root, 0);
+                mcts_report(r0, root, 0);
                 next_report = timeman_elapsed(&c->tm) + 1000;
             }
         }
     }
-    const MctsNode *rn = &t->nodes[root];
-    uint32_t be = rn->edge != NODE_NONE ? best_edge_of(t, rn, c, NULL, 0) : NODE_NONE;
+    atomic_store(&sh.done, 1);
+    for (int i = 1; i < started; i++) {
+        pthread_join(rp[i].th, NULL);
+        r0->depth_sum += rp[i].depth_sum;
+        r0->seldepth = rp[i].seldepth > r0->seldepth ? rp[i].seldepth : r0->seldepth;
+        run_free(&rp[i]);
+    }
+    uint32_t be = node_expanded(rn) ? best_edge_of(t, rn, c, NULL, 0) : NODE_NONE;
     if (be != NODE_NONE)
         best = t->edges[be].move;
     else if (c->root_only) /* go searchmoves, none of them tried: the first */
         best = c->root_only[0];
     if (best != MOVE_NONE && !search_move_legal(g, c->root, best))
         best = MOVE_NONE;
-    mcts_report(&r, root, 1);
+    /* the averages over every thread's iterations */
+    r0->playouts += atomic_exchange(&sh.playouts, 0);
+    mcts_report(r0, root, 1);
     if (res) {
         res->score = root_score(t, rn, be);
-        res->depth = r.playouts ? (int)(r.depth_sum / r.playouts) : 0;
-        res->proven = rn->proven != PROVEN_NONE || res->score >= SCORE_MATE_BOUND ||
+        res->depth = r0->playouts ? (int)(r0->depth_sum / r0->playouts) : 0;
+        res->proven = node_proven(rn) != PROVEN_NONE || res->score >= SCORE_MATE_BOUND ||
                       res->score <= -SCORE_MATE_BOUND;
     }
 out:
@@ -326,11 +460,11 @@ out:
     }
     if (res) {
         res->best = best;
-        res->nodes = r.playouts;
+        res->nodes = r0->playouts;
         res->time_ms = timeman_elapsed(&c->tm);
     }
-    free(r.keys);
-    free(r.moves);
-    mcts_root_cache_free(&r.rc);
+    t->rng = r0->rng;
+    run_free(r0);
+    free(runs);
     return best;
 }

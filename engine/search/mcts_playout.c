@@ -28,7 +28,7 @@ double mcts_playout(MctsRun *r)
     int rule = game_move_rule(g, r->pos);
     const GamePlayout *gp = r->plain ? NULL : g->playout;
     if (gp && gp->run && !rule) {
-        int res = gp->run(r->pos, &r->t->rng, r->cap);
+        int res = gp->run(r->pos, &r->rng, r->cap);
         return res == RESULT_NONE ? capped(r) : result_p1(res);
     }
     for (int ply = 0;; ply++) {
@@ -41,7 +41,7 @@ double mcts_playout(MctsRun *r)
             return capped(r);
         Move m;
         if (gp && gp->step) {
-            m = gp->step(r->pos, &r->t->rng);
+            m = gp->step(r->pos, &r->rng);
             if (m == MOVE_NONE)
                 return 0.5;
         } else {
@@ -49,9 +49,9 @@ double mcts_playout(MctsRun *r)
             if (n <= 0)
                 return 0.5;
             if (gp && gp->move)
-                m = gp->move(r->pos, r->moves, n, &r->t->rng);
+                m = gp->move(r->pos, r->moves, n, &r->rng);
             else
-                m = r->moves[rng_below(&r->t->rng, (uint32_t)n)];
+                m = r->moves[rng_below(&r->rng, (uint32_t)n)];
         }
         g->make(r->pos, m, r->undo);
     }

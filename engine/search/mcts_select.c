@@ -23,7 +23,8 @@ void mcts_root_cache_free(RootCache *rc)
 static void root_cache_set(MctsRun *r, const MctsNode *n, uint32_t i)
 {
     RootCache *rc = &r->rc;
-    const MctsNode *c = &r->t->nodes[r->t->edges[n->edge + i].child];
+    const MctsEdge *e = &r->t->edges[node_edge(n) + i];
+    const MctsNode *c = &r->t->nodes[edge_child(e)];
     rc->won -= rc->win[i];
     int pv = proven_for(n, c);
     rc->win[i] = pv == PROVEN_WIN;
@@ -33,7 +34,7 @@ static void root_cache_set(MctsRun *r, const MctsNode *n, uint32_t i)
         rc->s[i] = 0.0f;
         return;
     }
-    rc->q[i] = uct_terms(n, c, &rc->s[i]);
+    rc->q[i] = uct_terms(n, e, c, &rc->s[i]);
 }
 
 /* The first slot of node id in the cache's set (node indices are small and
@@ -44,11 +45,15 @@ static size_t root_slot(const RootCache *rc, uint32_t id)
 }
 
 /* Makes the cache for the root n once every edge has a child (UCT's
- * turn); leaves it unmade (n = 0) when memory runs out, and mcts_select_edge
- * walks the nodes instead. */
+ * turn); leaves it unmade (n = 0) when memory runs out or a child is still
+ * being added by another thread, and mcts_select_edge walks the nodes
+ * instead. */
 static void root_cache_make(MctsRun *r, const MctsNode *n)
 {
     RootCache *rc = &r->rc;
+    for (uint32_t i = 0; i < n->nedges; i++)
+        if (edge_child(&r->t->edges[node_edge(n) + i]) == NODE_NONE)
+            return;
     uint32_t k = n->nedges, k8 = (k + 7) & ~7u, nslots = 16;
     while (nslots < 2 * k)
         nslots <<= 1;
@@ -68,7 +73,7 @@ static void root_cache_make(MctsRun *r, const MctsNode *n)
         rc->s[i] = 0.0f;
     }
     for (uint32_t i = 0; i < k; i++) {
-        uint32_t ch = r->t->edges[n->edge + i].child;
+        uint32_t ch = edge_child(&r->t->edges[node_edge(n) + i]);
         size_t j = root_slot(rc, ch);
         while (rc->slot[j])
             j = (j + 1) & rc->mask;
@@ -85,6 +90,14 @@ void mcts_root_cache_update(MctsRun *r, int d)
 {
     RootCache *rc = &r->rc;
     const MctsNode *n = &r->t->nodes[r->root];
+    if (r->threads > 1 && r->playouts % ROOT_REFRESH == 0) {
+        for (uint32_t i = 0; i < rc->n; i++)
+            root_cache_set(r, n, i);
+        return;
+    }
+    /* the root's edge taken has one visit more (and maybe a draw) */
+    if (r->root_edge != NODE_NONE)
+        root_cache_set(r, n, r->root_edge - node_edge(n));
     for (int k = 1; k <= d; k++) {
         uint32_t id = r->path[k];
         for (size_t j = root_slot(rc, id); rc->slot[j]; j = (j + 1) & rc->mask)
@@ -105,7 +118,7 @@ static uint32_t root_cache_select(const MctsRun *r, const MctsNode *n, float c_l
     if (rc->won) {
         for (uint32_t i = 0; i < rc->n; i++)
             if (rc->win[i])
-                return n->edge + i;
+                return node_edge(n) + i;
     }
     F8 cl = {c_log, c_log, c_log, c_log, c_log, c_log, c_log, c_log};
     F8 best = {-1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f};
@@ -128,7 +141,7 @@ static uint32_t root_cache_select(const MctsRun *r, const MctsNode *n, float c_l
             b = best[l];
             pick = (uint32_t)bi[l];
         }
-    return n->edge + pick;
+    return node_edge(n) + pick;
 }
 
 
@@ -137,20 +150,27 @@ static uint32_t root_cache_select(const MctsRun *r, const MctsNode *n, float c_l
 uint32_t mcts_select_edge(MctsRun *r, const MctsNode *n)
 {
     Mcts *t = r->t;
-    const MctsEdge *e = &t->edges[n->edge];
-    if (n->tried < n->nedges) {
+    const MctsEdge *e = &t->edges[node_edge(n)];
+    uint16_t tried = atomic_load_explicit(&n->tried, memory_order_relaxed);
+    while (tried < n->nedges) {
         /* a child proven a win for the side to move here (found from
-         * another path since it was tried), else the next untried move */
-        for (uint32_t i = 0; i < n->tried; i++) {
-            const MctsNode *c = &t->nodes[e[i].child];
-            if (c->proven && proven_for(n, c) == PROVEN_WIN)
-                return n->edge + i;
+         * another path since it was tried), else the next untried move,
+         * claimed by this thread */
+        for (uint32_t i = 0; i < tried; i++) {
+            uint32_t ch = edge_child(&e[i]);
+            if (ch != NODE_NONE && proven_for(n, &t->nodes[ch]) == PROVEN_WIN)
+                return node_edge(n) + i;
         }
-        return n->edge + n->tried;
+        if (atomic_compare_exchange_weak_explicit((_Atomic uint16_t *)&n->tried, &tried,
+                                                  (uint16_t)(tried + 1), memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return node_edge(n) + tried;
     }
     /* u = q + C sqrt(ln N / n_i) = q + (C sqrt(ln N)) sqrt(1 / n_i), in
-     * floats: one division and one square root a child */
-    float c_log = (float)(r->explore * sqrt(log((double)(n->visits > 0 ? n->visits : 1))));
+     * floats: one division and one square root a child; N the node's
+     * visits, n_i the edge's */
+    uint32_t nv = atomic_load_explicit(&n->visits, memory_order_relaxed);
+    float c_log = (float)(r->explore * sqrt(log((double)(nv > 0 ? nv : 1))));
     if (n == &t->nodes[r->root]) {
         if (!r->rc.n)
             root_cache_make(r, n);
@@ -158,21 +178,25 @@ uint32_t mcts_select_edge(MctsRun *r, const MctsNode *n)
             return root_cache_select(r, n, c_log);
     }
     float best = -1.0f;
-    uint32_t pick = n->edge;
+    uint32_t pick = NODE_NONE;
     for (uint32_t i = 0; i < n->nedges; i++) {
-        const MctsNode *c = &t->nodes[e[i].child];
-        if (c->proven) {
-            int pv = proven_for(n, c);
-            if (pv == PROVEN_WIN)
-                return n->edge + i;
-            if (pv == PROVEN_LOSS)
-                continue;
+        uint32_t ch = edge_child(&e[i]);
+        if (ch == NODE_NONE) /* another thread is adding it */
+            continue;
+        const MctsNode *c = &t->nodes[ch];
+        int pv = proven_for(n, c);
+        if (pv == PROVEN_WIN)
+            return node_edge(n) + i;
+        if (pv == PROVEN_LOSS) {
+            if (pick == NODE_NONE)
+                pick = node_edge(n) + i;
+            continue;
         }
-        float sq, q = uct_terms(n, c, &sq);
+        float sq, q = uct_terms(n, &e[i], c, &sq);
         float u = q + c_log * sq;
         if (u > best) {
             best = u;
-            pick = n->edge + i;
+            pick = node_edge(n) + i;
         }
     }
     return pick;

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "notice.h"
 #include "past.h"
 #include "search_internal.h"
 #include "skill.h"
@@ -38,6 +39,22 @@ const Option search_options[] = {
     {"SkillSeed", OPTION_SPIN, 0, 0, 2147483647, NULL, NULL, 0},
 };
 const int search_option_count = (int)(sizeof search_options / sizeof search_options[0]);
+
+static int thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    return pthread_create(th, NULL, fn, arg);
+}
+
+SearchThreadCreate search_thread_create = thread_create;
+
+void search_threads_short(Search *s, int started, int wanted)
+{
+    if (started >= wanted || s->threads_told == wanted)
+        return;
+    s->threads_told = wanted;
+    notice("Threads: %d of %d search threads could be started; searching with %d", started, wanted,
+           started);
+}
 
 void search_limits_init(SearchLimits *l)
 {
@@ -122,6 +139,7 @@ int search_setoption(Search *s, const char *name, const char *value, char *err, 
         }
     } else if (strcasecmp(o->name, "Threads") == 0) {
         s->threads = (int)v;
+        s->threads_told = 0;
     } else if (strcasecmp(o->name, "MCTSPolicy") == 0) {
         s->mcts_policy = (int)v;
     } else if (strcasecmp(o->name, "MCTSExplore") == 0) {

@@ -7,6 +7,7 @@
 #ifndef MORELLI_SEARCH_INTERNAL_H
 #define MORELLI_SEARCH_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,7 +31,8 @@ typedef struct AbPool AbPool; /* ab.c: alpha-beta threads' buffers */
 struct Search {
     int algo;              /* ALGO_* */
     int64_t hash_mb;       /* Hash option */
-    int threads;           /* Threads option (alpha-beta) */
+    int threads;           /* Threads option (both searchers) */
+    int threads_told;      /* the Threads value a shortfall was told for, 0 = none */
     int mcts_policy;       /* MCTS_POLICY_* */
     int mcts_explore;      /* UCT exploration constant, in hundredths */
     int mcts_playout_cap;  /* playout length cap for games that may not end */
@@ -91,6 +93,15 @@ void mcts_clear(Mcts *m);
 
 /* Non-zero when the root move m is to be searched (go searchmoves). */
 int search_root_allowed(const SearchCtx *c, Move m);
+
+/* Starts one of a search's threads: pthread_create with default
+ * attributes, unless a test puts a function that fails in its place to see
+ * the search go on without the thread.  0 or an error number. */
+typedef int (*SearchThreadCreate)(pthread_t *th, void *(*fn)(void *), void *arg);
+extern SearchThreadCreate search_thread_create;
+/* After starting a search's threads: when fewer than wanted run, a notice
+ * says so, once for each Threads value. */
+void search_threads_short(Search *s, int started, int wanted);
 
 /* Non-zero when the caller or the searcher asked to stop. */
 static inline int search_should_stop(const SearchCtx *c)
