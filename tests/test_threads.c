@@ -122,8 +122,7 @@ static void test_mcts_threads(void **state)
             char err[128];
             assert_int_equal(search_setoption(s, "Search", "mcts", err, sizeof err), 0);
             assert_int_equal(search_setoption(s, "Hash", "8", err, sizeof err), 0);
-            assert_int_equal(search_setoption(s, "Threads", k < 2 ? "1" : "2", err, sizeof err),
-                             0);
+            assert_int_equal(search_setoption(s, "Threads", k < 2 ? "1" : "2", err, sizeof err), 0);
             m[k] = search_limited(s, g, "nodes 4000", &r[k]);
             search_free(s);
         }

@@ -6,8 +6,10 @@
  * internal iterative reductions and enhanced transposition cutoffs (games
  * with ordering hints), and move ordering by TT move, noisy moves, killers
  * and a history table.
- * Lazy SMP: helper threads run the same iterative deepening (odd helpers one
- * ply deeper) and share only the transposition table.
+ * Lazy SMP: helper threads run the same iterative deepening, each on an
+ * iteration that too few threads are on yet, and share the transposition
+ * table; the result is voted among the threads' last completed iterations
+ * (docs/threads.md).
  *
  * Proven values.  Every leaf that is judged by the evaluation (a horizon
  * leaf, a stand-pat, a path-dependent repetition draw, a TT cut on an
@@ -453,6 +455,7 @@ static int ab_setup(AbThread *t, SearchCtx *c, int id)
 struct AbPool {
     int n; /* threads with a state */
     AbThread *ts;
+    _Atomic int searching[MAX_PLY]; /* threads on an iteration of each depth */
 };
 
 void ab_pool_free(AbPool *p)
@@ -579,12 +582,17 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
     int prev = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         int d = depth;
-        if (t->id > 0 && (t->id & 1) && d < max_depth)
-            d++;
+        /* A helper leaves an iteration that half the threads (at least
+         * one) are on already to them and goes on to the next one. */
+        if (t->id > 0 && d < max_depth &&
+            atomic_load_explicit(&t->searching[d], memory_order_relaxed) >= (t->nthreads + 1) / 2)
+            continue;
+        atomic_fetch_add_explicit(&t->searching[d], 1, memory_order_relaxed);
         t->root_best = MOVE_NONE;
         t->seldepth = 0;
         uint64_t h0, hiter = t->horizon;
         int score = ab_root(t, depth, d, prev, &h0);
+        atomic_fetch_sub_explicit(&t->searching[d], 1, memory_order_relaxed);
         if (t->aborted) {
             /* A move that raised alpha in the cut iteration stands (one
              * line only: the others would not be of this iteration). */
@@ -610,8 +618,13 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         prev = score;
         t->done_depth = d;
         t->proven = t->horizon == h0;
-        if (t->id != 0)
+        if (t->id != 0) {
+            /* a helper that completed the depth asked for ends the search
+             * (not the main thread's MultiPV lines) */
+            if (c->limits->depth > 0 && d >= max_depth && c->multipv <= 1)
+                atomic_store(&c->s->halt, 1);
             continue;
+        }
         emit_iteration(all, nthreads, 0);
         int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
         if (t->proven ||
@@ -629,6 +642,34 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
     }
     if (t->id == 0)
         ab_solve_end(t, &ss);
+}
+
+/* The thread whose last completed iteration speaks for the search: see
+ * ab_go(). */
+static int ab_vote(const AbThread *ts, int n)
+{
+    int lo = INF;
+    for (int i = 0; i < n; i++)
+        if (ts[i].done_pv_len > 0 && ts[i].done_score < lo)
+            lo = ts[i].done_score;
+    int best = 0;
+    int64_t best_votes = -1;
+    for (int i = 0; i < n; i++) {
+        if (ts[i].done_pv_len == 0)
+            continue;
+        int64_t votes = 0;
+        for (int j = 0; j < n; j++)
+            if (ts[j].done_pv_len > 0 && ts[j].done_pv[0] == ts[i].done_pv[0])
+                votes += (int64_t)(ts[j].done_score - lo + 14) * ts[j].done_depth;
+        const AbThread *b = &ts[best];
+        if (votes > best_votes || (votes == best_votes && (ts[i].done_depth > b->done_depth ||
+                                                           (ts[i].done_depth == b->done_depth &&
+                                                            ts[i].done_score > b->done_score)))) {
+            best = i;
+            best_votes = votes;
+        }
+    }
+    return best;
 }
 
 static void *ab_helper(void *arg)
@@ -651,9 +692,15 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     AbThread *ts = ab_pool_threads(s, nthreads);
     if (!ts)
         return MOVE_NONE;
+    for (int d = 0; d < MAX_PLY; d++)
+        atomic_init(&s->ab_pool->searching[d], 0);
     int started = 0, ok = ab_setup(&ts[0], c, 0) == 0;
-    for (int i = 1; ok && i < nthreads; i++) {
-        if (ab_setup(&ts[i], c, i) != 0 || search_thread_create(&ts[i].th, ab_helper, &ts[i]) != 0)
+    for (int i = 0; ok && i < nthreads; i++) {
+        if (i > 0 && ab_setup(&ts[i], c, i) != 0)
+            break;
+        ts[i].nthreads = nthreads;
+        ts[i].searching = s->ab_pool->searching;
+        if (i > 0 && search_thread_create(&ts[i].th, ab_helper, &ts[i]) != 0)
             break;
         started = i;
     }
@@ -674,22 +721,23 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         pthread_join(ts[i].th, NULL);
     ts[0].nodes_pub = ts[0].nodes;
 
-    /* A helper that completed a deeper iteration than the main thread
-     * (odd helpers run one ply ahead) speaks for the search, unless the
-     * main thread's value is already proven. */
+    /* The threads vote for the first moves of their last completed
+     * iterations, each with the weight (score - the lowest score + 14) *
+     * depth; of the threads on the winning move the deepest (of equal
+     * depths the better score) speaks for the search, unless the main
+     * thread's value is already proven. */
     int sc0 = ts[0].done_score;
     int main_proven = ts[0].proven || sc0 >= SCORE_MATE_BOUND || sc0 <= -SCORE_MATE_BOUND ||
                       ts[0].lines; /* MultiPV: the main thread's lines */
-    for (int i = 1; i <= started && !main_proven; i++) {
-        AbThread *h = &ts[i];
-        if (h->done_depth > ts[0].done_depth && h->done_pv_len > 0) {
-            ts[0].done_depth = h->done_depth;
-            ts[0].done_score = h->done_score;
-            ts[0].done_seldepth = h->done_seldepth;
-            ts[0].done_pv_len = h->done_pv_len;
-            memcpy(ts[0].done_pv, h->done_pv, (size_t)h->done_pv_len * sizeof(Move));
-            ts[0].proven = h->proven;
-        }
+    int pick = ab_vote(ts, started + 1);
+    if (!main_proven && pick > 0) {
+        AbThread *h = &ts[pick];
+        ts[0].done_depth = h->done_depth;
+        ts[0].done_score = h->done_score;
+        ts[0].done_seldepth = h->done_seldepth;
+        ts[0].done_pv_len = h->done_pv_len;
+        memcpy(ts[0].done_pv, h->done_pv, (size_t)h->done_pv_len * sizeof(Move));
+        ts[0].proven = h->proven;
     }
     Move best = ts[0].done_pv_len > 0 ? ts[0].done_pv[0] : MOVE_NONE;
     /* Stopped by the caller before the first iteration ended: the move

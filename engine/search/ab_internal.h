@@ -46,6 +46,8 @@ typedef struct AbThread {
      * search asks it without checking for NULL */
     const GameSearch *gs;
     int id;
+    int nthreads;           /* the search's threads, this one included */
+    _Atomic int *searching; /* per depth: threads on an iteration of it (ab.c) */
     pthread_t th;
     unsigned char *pos;   /* the position being searched */
     unsigned char *stack; /* the one position buffer, pos points to it */
