@@ -8,6 +8,8 @@
 #   make test-clang the same suite built by clang
 #   make test-native the same suite built for this machine's instructions
 #   make tsan       searches (Threads=2, 4) and a match (concurrency 2) under ThreadSanitizer
+#   make tables     Morris endgame table files up to 6 a side (docs/tables.md)
+#   make test-tables  those files checked, all option sets (long)
 #   make bench-check  the bench signature against bench/signature.txt
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
@@ -336,15 +338,17 @@ cmocka:
 # 2-core machine at load 3 (tests/run.sh gives each binary's seconds): the
 # Morris endgame tables (test_morris, 52 s), Morelli's exact endings
 # (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
-# 8 s). The quick ones took 22 s together.
-TEST_LONG_NAMES := test_morelli_solve test_morris test_match
+# 8 s), the table files against the tables built in memory (test_tables_long,
+# 3 min of CPU). The quick ones took 22 s together.  Tests run with
+# MORELLI_TABLES empty: no table files of the user's are read or written.
+TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
 TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
 # $(1): the goal's name, $(2): the test binaries it builds and runs.
 define RUN_TESTS
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make $(1)"
 	@$(MAKE) --no-print-directory build/test/morelli build/test/layers.ok $(2)
-	@MORELLI_BIN=build/test/morelli sh tests/run.sh $(2)
+	@MORELLI_TABLES= MORELLI_BIN=build/test/morelli sh tests/run.sh $(2)
 endef
 test:
 	$(call RUN_TESTS,test,$(test_BINS))
@@ -356,27 +360,44 @@ test-long:
 sanitize:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make sanitize"
 	@$(MAKE) --no-print-directory build/san/all
-	@MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@MORELLI_TABLES= MORELLI_BIN=build/san/morelli ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		MORELLI_SANITIZE=1 sh tests/run.sh $(san_BINS)
 
 # The suite built by clang (CLANG=clang-NN to pick one).
 test-clang:
 	@CC="$(CLANG)" sh tests/ensure-cmocka.sh "make test-clang"
 	@$(MAKE) --no-print-directory build/clang/all
-	@MORELLI_BIN=build/clang/morelli sh tests/run.sh $(clang_BINS)
+	@MORELLI_TABLES= MORELLI_BIN=build/clang/morelli sh tests/run.sh $(clang_BINS)
 
 # The suite built with -march=native: the code under __AVX2__ and __BMI2__
 # that the release build runs.
 test-native:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-native"
 	@$(MAKE) --no-print-directory build/native/all
-	@MORELLI_BIN=build/native/morelli sh tests/run.sh $(native_BINS)
+	@MORELLI_TABLES= MORELLI_BIN=build/native/morelli sh tests/run.sh $(native_BINS)
 
 # ThreadSanitizer: searches with Threads=2 in every game and a match with
 # concurrency 2 (tests/tsan.sh); any report fails.
 tsan:
 	@$(MAKE) --no-print-directory build/tsan/morelli build/tsan/match
 	@sh tests/tsan.sh build/tsan
+
+# Morris endgame table files (docs/tables.md): `make tables` builds every
+# option set up to TABLES_UPTO pieces a side into TablePath's default
+# directory (resumable: the classes on disk are kept); `make test-tables`
+# checks the files of all four option sets against the tables built in
+# memory and, on random positions of every class up to TABLES_UPTO a side,
+# against their children (in a temporary directory).
+TABLES_UPTO ?= 6
+tables: build/morelli
+	build/morelli tables build --upto $(TABLES_UPTO)
+
+test-tables:
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-tables"
+	@$(MAKE) --no-print-directory build/test/bin/test_tables_long
+	@MORELLI_TABLES= TABLES_SETS=all TABLES_UPTO=$(TABLES_UPTO) TEST_VERBOSE=1 \
+		sh tests/run.sh build/test/bin/test_tables_long
+.PHONY: tables test-tables
 
 # The bench signature (nodes of `build/morelli bench`) against the number
 # recorded in bench/signature.txt; a change that alters the search on purpose
@@ -464,13 +485,13 @@ test-web: web build/morelli
 .PHONY: web web-tools web-serve test-web
 
 # --- fuzzing (clang's libFuzzer; see docs/protocol.md) ----------------------
-#   make fuzz                  build both harnesses, run each FUZZ_TIME seconds
+#   make fuzz                  build the harnesses, run each FUZZ_TIME seconds
 #   make fuzz FUZZ_TIME=900    longer; new inputs collect in build/fuzz/corpus/
 FUZZ_CC   ?= clang
 FUZZ_TIME ?= 60
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB  := $(LIB_SRC:%.c=build/fuzz/%.o)
-FUZZ_BINS := build/fuzz/fuzz_protocol build/fuzz/fuzz_fen
+FUZZ_BINS := build/fuzz/fuzz_protocol build/fuzz/fuzz_fen build/fuzz/fuzz_tables
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -485,6 +506,9 @@ fuzz: $(FUZZ_BINS)
 		-dict=tests/fuzz/protocol.dict build/fuzz/corpus/protocol tests/fuzz/seeds/protocol
 	nice build/fuzz/fuzz_fen -max_total_time=$(FUZZ_TIME) -max_len=1024 -timeout=10 \
 		build/fuzz/corpus/fen tests/fuzz/seeds/fen
+	@mkdir -p build/fuzz/corpus/tables
+	nice build/fuzz/fuzz_tables -max_total_time=$(FUZZ_TIME) -max_len=256 -timeout=10 \
+		build/fuzz/corpus/tables tests/fuzz/seeds/tables
 
 .PHONY: fuzz
 

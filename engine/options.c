@@ -61,6 +61,8 @@ int option_parse(const Option *o, const char *value, int64_t max_cap, int64_t *o
                  size_t errlen)
 {
     char tmp[64];
+    if (!value && o->type == OPTION_STRING)
+        value = "";
     if (!value) {
         snprintf(err, errlen, "%s needs a value", o->name);
         return -1;
@@ -98,6 +100,14 @@ int option_parse(const Option *o, const char *value, int64_t max_cap, int64_t *o
             return -1;
         }
         break;
+    case OPTION_STRING:
+        for (const char *c = value; *c; c++)
+            if ((unsigned char)*c < 0x20 || c - value >= 1000) {
+                snprintf(err, errlen, "%s: '%s' is too long or has control characters", o->name,
+                         option_echo(value, tmp, sizeof tmp));
+                return -1;
+            }
+        break;
     case OPTION_COMBO:
         for (v = 0; o->choices[v] && strcasecmp(value, o->choices[v]) != 0; v++)
             ;
@@ -115,7 +125,9 @@ int option_parse(const Option *o, const char *value, int64_t max_cap, int64_t *o
 void option_value_str(const Option *o, int64_t v, char *buf, size_t len)
 {
     int64_t n = 0;
-    if (o->type == OPTION_CHECK)
+    if (o->type == OPTION_STRING)
+        snprintf(buf, len, "%s", o->choices && o->choices[0] ? o->choices[0] : "");
+    else if (o->type == OPTION_CHECK)
         snprintf(buf, len, "%s", v ? "true" : "false");
     else if (o->type == OPTION_SPIN)
         snprintf(buf, len, "%" PRId64, v);
@@ -128,7 +140,7 @@ void option_value_str(const Option *o, int64_t v, char *buf, size_t len)
 
 void option_ugi_line(const Option *o, int64_t max_cap, char *buf, size_t len)
 {
-    static const char *const types[] = {"spin", "check", "combo"};
+    static const char *const types[] = {"spin", "check", "combo", "string"};
     char def[64];
     option_value_str(o, o->def, def, sizeof def);
     int used = snprintf(buf, len, "option name %s type %s default %s", o->name, types[o->type],

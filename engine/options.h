@@ -7,7 +7,8 @@
  * (Game.options), each with the offset of its value in the game's own
  * options struct (its blob of GameOptions, see game.h);
  * the searchers declare theirs in search_options[].  Values are whole
- * numbers: spin values, 0/1 for check, the index of the choice for combo.
+ * numbers: spin values, 0/1 for check, the index of the choice for combo;
+ * a string option (TablePath) is checked here and kept by its owner.
  *
  * This module parses "Name=Value", prints `option name ...` lines and the
  * options as `d` shows them, and compares option sets; the protocol, the
@@ -22,7 +23,7 @@
 
 #include "game.h"
 
-typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_COMBO } OptionType;
+typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_COMBO, OPTION_STRING } OptionType;
 
 /* The end of an Option's `only` list. */
 #define OPTION_ONLY_END INT64_MIN
@@ -32,7 +33,9 @@ struct Option {
     OptionType type;
     int64_t def;                /* the default value */
     int64_t min, max;           /* spin: the range */
-    const char *const *choices; /* combo: the values' names, NULL-terminated */
+    const char *const *choices; /* combo: the values' names, NULL-terminated; string:
+                                   {the default text, NULL} (the value is kept by
+                                   whoever declares the option) */
     const int64_t *only;        /* spin: NULL, or the only values allowed in the
                                    range, ended by OPTION_ONLY_END */
     size_t offset;              /* game options: offsetof(the game's struct, field) */

@@ -11,6 +11,8 @@
  */
 #include "ugi_internal.h"
 
+#include "morris/morris_tb.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,7 @@ int cmd_bench(Session *e, char **tok, int n)
         return UGI_ERROR;
     }
     uint64_t total_nodes = 0;
+    tb_suspend(1); /* the same nodes whatever table files lie on disk */
     int64_t t0 = now_ms();
     int index = 0, failed = 0;
     char *save = NULL;
@@ -117,6 +120,7 @@ int cmd_bench(Session *e, char **tok, int n)
         past_free(&b.hist);
     }
     int64_t ms = now_ms() - t0;
+    tb_suspend(0);
     search_free(s);
     free(words);
     free(text);

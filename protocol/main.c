@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "morris/morris_tb.h"
 #include "ugi.h"
 
 /* Reads one line of any length from in into *buf (grown as needed, at most
@@ -92,6 +93,7 @@ static void print_help(Session *e)
            "Usage: morelli                                 the conversation on stdin\n"
            "       morelli [--Name=Value ...] [command words ...]\n"
            "                                 options, then the words as commands, then exit\n"
+           "       morelli tables build|info ...  endgame table files (docs/tables.md)\n"
            "       morelli --version | --help\n\n",
            morelli_version());
     fflush(stdout);
@@ -178,6 +180,8 @@ static int split_words(int argc, char **argv, int first, char ***words, char **s
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
+    if (argc >= 2 && strcmp(argv[1], "tables") == 0)
+        return tb_command(argc - 2, argv + 2);
     Session *e = session_new(stdout, NULL);
     if (!e) {
         fprintf(stderr, "morelli: cannot start the engine\n");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "morris/morris_tb.h"
 #include "options.h"
 
 /* UCI_Variant: a combo of the games' names, the first game the default. */
@@ -42,6 +43,11 @@ static int press_button(Search *s, const char *value, char *err, size_t errlen)
     return 2;
 }
 
+/* TablePath: where the games' table files are (Morris's; docs/tables.md),
+ * kept by the tables' module. */
+static const char *const table_path_default[] = {"auto", NULL};
+static const Option table_path = {"TablePath", OPTION_STRING, 0, 0, 0, table_path_default, NULL, 0};
+
 /* Game options first, then the searchers'. */
 int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
                  const char *value, char *err, size_t errlen)
@@ -56,6 +62,13 @@ int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char
             return -1;
         gs->game = game_list[num];
         return 1;
+    }
+    if (strcasecmp(name, table_path.name) == 0) {
+        if (option_parse(&table_path, value, 0, &num, err, errlen) != 0)
+            return -1;
+        if (s)
+            tb_set_path(value ? value : "");
+        return 2;
     }
     int r = game_option_set(&gs->opt, name, value, err, errlen);
     if (r != 0)
@@ -90,6 +103,8 @@ void option_lines(void (*out)(void *ctx, const char *line), void *ctx)
         option_ugi_line(&search_options[i], 0, line, sizeof line);
         out(ctx, line);
     }
+    option_ugi_line(&table_path, 0, line, sizeof line);
+    out(ctx, line);
     snprintf(line, sizeof line, "option name %s type button", clear_hash);
     out(ctx, line);
 }

@@ -45,11 +45,12 @@
 #include "notice.h"
 #include "morris.h"
 #include "morris_internal.h"
+#include "morris_tb.h"
 
 #define EG_MIN 3
 #define EG_MAX MORRIS_EGTB_PIECES
 #define EG_PENDING 255
-#define EG_MAXD 253 /* the longest distance a byte holds */
+#define EG_MAXD TB_MAXD /* the longest distance a byte holds */
 
 typedef struct EgSet {
     _Atomic int ready;   /* the largest piece count built per side, 0 = none */
@@ -456,9 +457,21 @@ static inline int probe_byte(const Pos *p)
         return -1;
     uint32_t x = p->bb[p->stm], y = p->bb[p->stm ^ 1];
     int m = popcnt(x), o = popcnt(y);
+    int f = tb_probe(p->diag, p->flying, x, y);
+    if (f >= 0)
+        return f;
     const EgSet *S = &sets[p->diag][p->flying];
     int r = atomic_load_explicit(&S->ready, memory_order_acquire);
     if (!eg_holds(r, m, o))
+        return -1;
+    return S->val[m][o][eg_index(x, y)];
+}
+
+int morris_egtb_memory_byte(int diagonals, int flying, uint32_t x, uint32_t y)
+{
+    const EgSet *S = &sets[diagonals][flying];
+    int m = popcnt(x), o = popcnt(y);
+    if (!eg_holds(atomic_load_explicit(&S->ready, memory_order_acquire), m, o))
         return -1;
     return S->val[m][o][eg_index(x, y)];
 }
@@ -467,6 +480,8 @@ static inline int byte_value(int v)
 {
     if (v == 0)
         return VALUE_DRAW;
+    if (v >= TB_WIN_FAR) /* no distance: the farthest a byte would say */
+        v = v == TB_WIN_FAR ? EG_MAXD + 2 : EG_MAXD + 1;
     int d = v - 1;
     return d % 2 ? VALUE_WIN - d : -(VALUE_WIN - d);
 }
@@ -485,9 +500,41 @@ int morris_egtb_eval(const Pos *p, int *score)
     int v = probe_byte(p);
     if (v < 0)
         return 0;
+    if (v >= TB_WIN_FAR)
+        v = v == TB_WIN_FAR ? EG_MAXD + 2 : EG_MAXD + 1;
     int d = v - 1;
     *score = v == 0 ? 0 : d % 2 ? MORRIS_EGTB_SCORE - d : -(MORRIS_EGTB_SCORE - d);
     return 1;
+}
+
+/* Entry i of table (m, o) of the file index from the in-memory table. */
+static int memory_entry(void *ctx, uint64_t i)
+{
+    const int *mo = ctx;
+    uint32_t x, y;
+    tb_unindex(mo[0], mo[1], i, &x, &y);
+    return sets[mo[2]][mo[3]].val[mo[0]][mo[1]][eg_index(x, y)];
+}
+
+/* The tables built in memory that no file holds, written into the first
+ * writable directory of TablePath for the next start. */
+static void save_files(int d, int f)
+{
+    char dir[4096], why[256];
+    EgSet *S = &sets[d][f];
+    int r = atomic_load(&S->ready);
+    if (!r || tb_writable_dir(dir, sizeof dir) != 0)
+        return;
+    for (int m = EG_MIN; m <= EG_MAX; m++)
+        for (int o = EG_MIN; o <= EG_MAX; o++) {
+            int mo[4] = {m, o, d, f};
+            if (!eg_holds(r, m, o) || tb_have(d, f, m, o))
+                continue;
+            if (tb_write(dir, d, f, m, o, TB_ENC_DTM8, memory_entry, mo, why, sizeof why) != 0) {
+                notice("morris tables: %s", why);
+                return;
+            }
+        }
 }
 
 static void *background(void *arg)
@@ -498,22 +545,37 @@ static void *background(void *arg)
     (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 #endif
     int d = (int)(S - &sets[0][0]) / 2, f = (int)(S - &sets[0][0]) % 2;
-    (void)morris_egtb_build(d, f, EG_MAX, NULL, NULL);
+    if (morris_egtb_build(d, f, EG_MAX, NULL, NULL) == 0)
+        save_files(d, f);
     return NULL;
 }
 
-/* In or near the tables (moving phase, at most 6 pieces a side): build
- * them in a background thread, once, so that they are there when the game
- * gets in; meanwhile everything goes on without them.  (A build on the
- * spot would hold a timed search up for the whole build.)  The engine
- * calls it (GameSolver.prepare) at isready and before each search or
- * solve; morris_solve never starts it. */
+/* Whether files hold every table that the build in memory makes. */
+static int files_hold_small(int d, int f)
+{
+    for (int m = EG_MIN; m <= EG_MAX; m++)
+        for (int o = EG_MIN; o <= EG_MAX; o++)
+            if (eg_holds(EG_MAX, m, o) && !tb_have(d, f, m, o))
+                return 0;
+    return 1;
+}
+
+/* The table files of pos's rules are mapped (once per TablePath setting).
+ * In or near the tables (moving phase, at most 6 pieces a side) when the
+ * files lack the small tables: build them in a background thread, once,
+ * so that they are there when the game gets in, and write them to
+ * TablePath for the next start; meanwhile everything goes on without
+ * them.  (A build on the spot would hold a timed search up for the whole
+ * build.)  The engine calls it (GameSolver.prepare) at isready and before
+ * each search or solve; morris_solve never starts it. */
 void morris_prepare(const void *vp)
 {
     const Pos *p = vp;
+    tb_open(p->diag, p->flying);
     EgSet *S = &sets[p->diag][p->flying];
     if ((p->hand[0] | p->hand[1]) || popcnt(p->bb[0]) > 6 || popcnt(p->bb[1]) > 6 ||
-        atomic_load(&S->ready) >= EG_MAX || S->failed || atomic_exchange(&S->started, 1))
+        atomic_load(&S->ready) >= EG_MAX || S->failed || atomic_load(&S->started) ||
+        files_hold_small(p->diag, p->flying) || atomic_exchange(&S->started, 1))
         return;
     pthread_t th;
     pthread_attr_t at;
@@ -522,6 +584,12 @@ void morris_prepare(const void *vp)
     if (pthread_create(&th, &at, background, S) != 0)
         atomic_store(&S->started, 0);
     pthread_attr_destroy(&at);
+}
+
+/* Whether the tables (files or memory) hold T(m, o) of option set (d, f). */
+static int holds(int d, int f, int m, int o)
+{
+    return tb_have(d, f, m, o) || eg_holds(atomic_load(&sets[d][f].ready), m, o);
 }
 
 /* The value of child c of a position, seen from the side that moved. */
@@ -540,10 +608,10 @@ int morris_solve(const void *vp, int *value, Move *best)
 {
     const Pos *p = vp;
     int m = popcnt(p->bb[p->stm]), o = popcnt(p->bb[p->stm ^ 1]);
-    /* The children stay within the tables built with T(m,o) (the groups
-     * are built in the order of their captures). */
-    if ((p->hand[0] | p->hand[1]) ||
-        !eg_holds(atomic_load(&sets[p->diag][p->flying].ready), m, o)) {
+    /* The children: T(o, m) and, after a capture, T(o - 1, m) or the end. */
+    int d = p->diag, f = p->flying;
+    if ((p->hand[0] | p->hand[1]) || !holds(d, f, m, o) || !holds(d, f, o, m) ||
+        (o > EG_MIN && !holds(d, f, o - 1, m))) {
         return 0;
     }
     Move mv[MORRIS_MAX_MOVES];

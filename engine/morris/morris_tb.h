@@ -1,0 +1,126 @@
+/*
+ * morris_tb.h -- Morris endgame tables as files (docs/tables.md): the
+ * board's 16 symmetries, the index of a position up to them, the file
+ * format (header, checksum), the files found on TablePath, and the builder
+ * of `morelli tables build`.  Included by engine/morris/ and the tests.
+ */
+#ifndef MORELLI_MORRIS_TB_H
+#define MORELLI_MORRIS_TB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TB_MAGIC "MORRISTB"
+#define TB_VERSION 1
+#define TB_HEADER_BYTES 64
+#define TB_SCHEME_SYM16 1 /* index scheme: mover set up to symmetry, colex */
+#define TB_ENC_DTM8 1     /* one byte an entry: value and distance */
+#define TB_ENC_WDL2 2     /* two bits an entry: value only */
+#define TB_MIN 3          /* fewest pieces a side in a table */
+#define TB_MAX 9          /* most pieces a side the index covers */
+#define TB_NSYM 16
+
+/* Entry bytes (TB_ENC_DTM8; a TB_ENC_WDL2 entry reads as 0, TB_WIN_FAR or
+ * TB_LOSS_FAR): 0 draw, 1 + d decided in d plies (d <= TB_MAXD; d odd: the
+ * mover wins, even: the mover loses), TB_WIN_FAR / TB_LOSS_FAR: won or lost,
+ * distance not stored. */
+#define TB_MAXD 252
+#define TB_WIN_FAR 254
+#define TB_LOSS_FAR 255
+
+typedef struct TbHeader {
+    uint32_t version;
+    int diagonals, flying, mover, opp, scheme, encoding;
+    uint64_t entries, payload_bytes, payload_sum;
+    uint32_t longest; /* the longest distance stored, plies */
+} TbHeader;
+
+/* --- symmetry and index ---------------------------------------------- */
+
+/* Point set x under symmetry s (0..15; 0 is the identity). */
+uint32_t tb_sym(int s, uint32_t x);
+/* Entries of the table of mover m against opponent o pieces (3..9). */
+uint64_t tb_entries(int m, int o);
+/* The index of the position (mover x, opponent y) in its table: the same
+ * for all 16 images of the position. */
+uint64_t tb_index(uint32_t x, uint32_t y);
+/* The canonical position of entry i of table (m, o): *x, *y. */
+void tb_unindex(int m, int o, uint64_t i, uint32_t *x, uint32_t *y);
+
+/* --- format ----------------------------------------------------------- */
+
+/* The checksum of docs/tables.md over n bytes. */
+uint64_t tb_checksum(const void *data, size_t n);
+/* The same in pieces: h from tb_checksum (or _more) of the bytes before,
+ * whose count must be a multiple of 8. */
+uint64_t tb_checksum_more(uint64_t h, const void *data, size_t n);
+/* The 64 header bytes of h into out. */
+void tb_header_write(const TbHeader *h, uint8_t out[TB_HEADER_BYTES]);
+/* Parses the header of a file of file_bytes bytes whose first len bytes are
+ * buf; 0, or -1 with the reason in why.  Never reads past buf[len). */
+int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeader *h, char *why,
+                    size_t whylen);
+/* "morris-plain-fly-4v3.mtb" */
+void tb_file_name(int diagonals, int flying, int m, int o, char *buf, size_t len);
+
+/* --- files on TablePath ------------------------------------------------ */
+
+/* TablePath: NULL or "auto" for the default ($MORELLI_TABLES, else
+ * $XDG_CACHE_HOME/morelli, else ~/.cache/morelli), "" for no files, else
+ * directories separated by ':'.  Takes effect at the next tb_open. */
+void tb_set_path(const char *path);
+/* The directories in effect, ':'-separated, into buf. */
+void tb_get_path(char *buf, size_t len);
+/* Maps the files of an option set found on TablePath (once per TablePath
+ * setting); each bad file is refused with one notice. */
+void tb_open(int diagonals, int flying);
+/* Maps one file as the table of its class (the builder, the tests); 0 or
+ * -1 with the reason noticed. */
+int tb_open_file(const char *file, int diagonals, int flying, int m, int o);
+/* on: no file is opened, probed or written until tb_suspend(0) (`bench`,
+ * whose node counts must not depend on the files on disk). */
+void tb_suspend(int on);
+/* Forgets every mapped table. */
+void tb_close_all(void);
+/* The entry byte of (mover x, opponent y) from a mapped file, or -1. */
+int tb_probe(int diagonals, int flying, uint32_t x, uint32_t y);
+/* Whether table (m, o) is mapped and whole. */
+int tb_have(int diagonals, int flying, int m, int o);
+
+/* Writes table (m, o) atomically into dir (temporary file, fsync, rename)
+ * from get(ctx, i), the entry byte of index i; 0 or -1 with the reason in
+ * why. */
+int tb_write(const char *dir, int diagonals, int flying, int m, int o, int encoding,
+             int (*get)(void *ctx, uint64_t i), void *ctx, char *why, size_t whylen);
+/* mkdir -p dir; 0 or -1. */
+int tb_make_dirs(const char *dir);
+/* The first directory of TablePath that exists and can be written, into
+ * buf; 0, or -1 (said once per TablePath setting). */
+int tb_writable_dir(char *buf, size_t len);
+
+/* For the tests: whether the 16 symmetries keep both boards' lines and
+ * neighbours (1 or 0); the byte of the tables built in memory
+ * (morris_egtb.c) for (mover x, opponent y), or -1. */
+int tb_sym_check(void);
+int morris_egtb_memory_byte(int diagonals, int flying, uint32_t x, uint32_t y);
+
+/* --- builder (morris_tb_build.c) --------------------------------------- */
+
+typedef struct TbBuildOpts {
+    const char *dir;
+    int upto;       /* most pieces a side, 3..TB_MAX */
+    int threads;    /* 1.. */
+    int encoding;   /* TB_ENC_DTM8 or TB_ENC_WDL2 */
+    int diag_mask;  /* bit 0: plain board, bit 1: diagonals */
+    int fly_mask;   /* bit 0: no flying, bit 1: flying */
+    int quiet;      /* no progress lines */
+    uint64_t limit; /* bytes the build may take (0: the memory available) */
+    int max_total;  /* most pieces on the board in all (0: no bound) */
+} TbBuildOpts;
+
+/* Builds every class missing from dir; 0, or -1 with the reason said. */
+int tb_build(const TbBuildOpts *o);
+/* `morelli tables ...`: argv after the word "tables"; the exit status. */
+int tb_command(int argc, char **argv);
+
+#endif

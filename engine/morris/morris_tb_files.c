@@ -1,0 +1,406 @@
+/*
+ * morris_tb_files.c -- the table files on TablePath (docs/tables.md):
+ * found and mapped read-only per option set, checked (header at once, the
+ * payload's checksum at the table's first use), probed; and written
+ * atomically (a temporary file, fsync, rename).
+ */
+#include "morris_tb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifndef __wasi__
+#include <sys/mman.h>
+#endif
+
+#include "morris_internal.h"
+#include "notice.h"
+
+#define PATH_MAX_LEN 4096
+
+typedef struct TbFile {
+    _Atomic int state; /* 0 none, 1 mapped (payload not checked yet), 2 whole, -1 refused */
+    const uint8_t *map;
+    size_t len;
+    int encoding;
+    uint64_t sum;
+    char name[PATH_MAX_LEN];
+} TbFile;
+
+static TbFile files[2][2][TB_MAX + 1][TB_MAX + 1];
+static int opened_gen[2][2] = {{-1, -1}, {-1, -1}};
+static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
+static char path_text[PATH_MAX_LEN];
+static int path_auto = 1, path_gen, said_dirs_gen = -1, said_write_gen = -1;
+static _Atomic int suspended;
+
+void tb_suspend(int on)
+{
+    atomic_store(&suspended, on);
+}
+
+void tb_set_path(const char *path)
+{
+    pthread_mutex_lock(&files_lock);
+    path_auto = !path || strcmp(path, "auto") == 0;
+    snprintf(path_text, sizeof path_text, "%s", path_auto ? "" : path);
+    path_gen++;
+    pthread_mutex_unlock(&files_lock);
+}
+
+static void path_resolve(char *buf, size_t len)
+{
+    const char *env = getenv("MORELLI_TABLES"), *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (!path_auto)
+        snprintf(buf, len, "%s", path_text);
+    else if (env)
+        snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, len, "%s/morelli", xdg);
+    else if (home && *home)
+        snprintf(buf, len, "%s/.cache/morelli", home);
+    else
+        buf[0] = '\0';
+}
+
+void tb_get_path(char *buf, size_t len)
+{
+    pthread_mutex_lock(&files_lock);
+    path_resolve(buf, len);
+    pthread_mutex_unlock(&files_lock);
+}
+
+/* The next directory of the ':'-separated list at *p into dir; 0 at the end. */
+static int next_dir(const char **p, char *dir, size_t len)
+{
+    while (**p == ':')
+        (*p)++;
+    if (!**p)
+        return 0;
+    size_t n = strcspn(*p, ":");
+    snprintf(dir, len, "%.*s", (int)(n < len - 1 ? n : len - 1), *p);
+    *p += n;
+    return 1;
+}
+
+static void unmap(TbFile *t)
+{
+#ifndef __wasi__
+    if (t->map)
+        munmap((void *)t->map, t->len);
+#endif
+    t->map = NULL;
+    atomic_store(&t->state, 0);
+}
+
+/* Maps file as table (m, o) of (d, f) into t; 0, or -1 with why (ENOENT:
+ * -2, nothing said). */
+static int map_file(TbFile *t, const char *file, int d, int f, int m, int o, char *why, size_t wl)
+{
+#ifdef __wasi__
+    (void)t, (void)file, (void)d, (void)f, (void)m, (void)o;
+    snprintf(why, wl, "no files in this build");
+    return -1;
+#else
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return -2;
+        snprintf(why, wl, "%s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    uint8_t head[TB_HEADER_BYTES];
+    ssize_t got = fstat(fd, &st) == 0 ? pread(fd, head, sizeof head, 0) : -1;
+    TbHeader h;
+    if (got < 0) {
+        snprintf(why, wl, "%s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (tb_header_parse(head, (size_t)got, (uint64_t)st.st_size, &h, why, wl) != 0) {
+        close(fd);
+        return -1;
+    }
+    if (h.diagonals != d || h.flying != f || h.mover != m || h.opp != o) {
+        snprintf(why, wl, "holds %dv%d of Diagonals=%s Flying=%s", h.mover, h.opp,
+                 h.diagonals ? "true" : "false", h.flying ? "true" : "false");
+        close(fd);
+        return -1;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        snprintf(why, wl, "cannot map it: %s", strerror(errno));
+        return -1;
+    }
+    t->map = p;
+    t->len = (size_t)st.st_size;
+    t->encoding = h.encoding;
+    t->sum = h.payload_sum;
+    snprintf(t->name, sizeof t->name, "%s", file);
+    atomic_store_explicit(&t->state, 1, memory_order_release);
+    return 0;
+#endif
+}
+
+static void refuse(const char *file, const char *why)
+{
+    notice("morris tables: file %s refused: %s; playing without it", file, why);
+}
+
+void tb_open(int d, int f)
+{
+    if (atomic_load(&suspended))
+        return;
+    pthread_mutex_lock(&files_lock);
+    if (opened_gen[d][f] == path_gen) {
+        pthread_mutex_unlock(&files_lock);
+        return;
+    }
+    opened_gen[d][f] = path_gen;
+    char path[PATH_MAX_LEN], dir[PATH_MAX_LEN], file[PATH_MAX_LEN + 64], name[64], why[160];
+    path_resolve(path, sizeof path);
+    for (int m = TB_MIN; m <= TB_MAX; m++)
+        for (int o = TB_MIN; o <= TB_MAX; o++)
+            unmap(&files[d][f][m][o]);
+    int say_dirs = said_dirs_gen != path_gen;
+    said_dirs_gen = path_gen;
+    for (const char *p = path; next_dir(&p, dir, sizeof dir);) {
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (say_dirs && !path_auto)
+                notice("morris tables: TablePath directory %s: %s", dir,
+                       errno ? strerror(errno) : "not a directory");
+            continue;
+        }
+        for (int m = TB_MIN; m <= TB_MAX; m++)
+            for (int o = TB_MIN; o <= TB_MAX; o++) {
+                TbFile *t = &files[d][f][m][o];
+                if (atomic_load(&t->state))
+                    continue;
+                tb_file_name(d, f, m, o, name, sizeof name);
+                snprintf(file, sizeof file, "%s/%s", dir, name);
+                int rc = map_file(t, file, d, f, m, o, why, sizeof why);
+                if (rc == -1)
+                    refuse(file, why);
+            }
+    }
+    pthread_mutex_unlock(&files_lock);
+}
+
+/* The payload's checksum, once (under files_lock). */
+static int verify(TbFile *t)
+{
+    if (atomic_load(&t->state) == 1) {
+        if (tb_checksum(t->map + TB_HEADER_BYTES, t->len - TB_HEADER_BYTES) == t->sum) {
+            atomic_store_explicit(&t->state, 2, memory_order_release);
+        } else {
+            refuse(t->name, "corrupt (checksum)");
+            unmap(t);
+            atomic_store(&t->state, -1);
+        }
+    }
+    return atomic_load(&t->state) == 2;
+}
+
+int tb_open_file(const char *file, int d, int f, int m, int o)
+{
+    char why[160];
+    pthread_mutex_lock(&files_lock);
+    TbFile *t = &files[d][f][m][o];
+    unmap(t);
+    int rc = map_file(t, file, d, f, m, o, why, sizeof why);
+    if (rc == -2)
+        snprintf(why, sizeof why, "no such file");
+    if (rc)
+        refuse(file, why);
+    else if (!verify(t))
+        rc = -1;
+    pthread_mutex_unlock(&files_lock);
+    return rc ? -1 : 0;
+}
+
+void tb_close_all(void)
+{
+    pthread_mutex_lock(&files_lock);
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < 2; f++) {
+            for (int m = TB_MIN; m <= TB_MAX; m++)
+                for (int o = TB_MIN; o <= TB_MAX; o++)
+                    unmap(&files[d][f][m][o]);
+            opened_gen[d][f] = -1;
+        }
+    pthread_mutex_unlock(&files_lock);
+}
+
+static TbFile *whole(int d, int f, int m, int o)
+{
+    if (m < TB_MIN || m > TB_MAX || o < TB_MIN || o > TB_MAX ||
+        atomic_load_explicit(&suspended, memory_order_relaxed))
+        return NULL;
+    TbFile *t = &files[d][f][m][o];
+    int s = atomic_load_explicit(&t->state, memory_order_acquire);
+    if (s == 2)
+        return t;
+    if (s != 1)
+        return NULL;
+    pthread_mutex_lock(&files_lock);
+    int ok = verify(t);
+    pthread_mutex_unlock(&files_lock);
+    return ok ? t : NULL;
+}
+
+int tb_have(int d, int f, int m, int o)
+{
+    return whole(d, f, m, o) != NULL;
+}
+
+int tb_probe(int d, int f, uint32_t x, uint32_t y)
+{
+    TbFile *t = whole(d, f, popcnt(x), popcnt(y));
+    if (!t)
+        return -1;
+    uint64_t i = tb_index(x, y);
+    const uint8_t *pl = t->map + TB_HEADER_BYTES;
+    if (t->encoding == TB_ENC_DTM8)
+        return pl[i];
+    static const int wdl[4] = {0, TB_WIN_FAR, TB_LOSS_FAR, -1};
+    return wdl[(pl[i >> 2] >> (2 * (i & 3))) & 3];
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+static int fail(char *why, size_t wl, const char *what, const char *file)
+{
+    snprintf(why, wl, "%s %s: %s", what, file, strerror(errno));
+    return -1;
+}
+
+int tb_write(const char *dir, int d, int f, int m, int o, int encoding,
+             int (*get)(void *ctx, uint64_t i), void *ctx, char *why, size_t wl)
+{
+#ifdef __wasi__
+    (void)dir, (void)d, (void)f, (void)m, (void)o, (void)encoding, (void)get, (void)ctx;
+    snprintf(why, wl, "no files in this build");
+    return -1;
+#else
+    char name[64], file[PATH_MAX_LEN + 64], tmp[PATH_MAX_LEN + 96];
+    tb_file_name(d, f, m, o, name, sizeof name);
+    snprintf(file, sizeof file, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", dir, name, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(why, wl, "cannot create", tmp);
+    TbHeader h = {TB_VERSION, d, f, m, o, TB_SCHEME_SYM16, encoding, 0, 0, 0, 0};
+    h.entries = tb_entries(m, o);
+    h.payload_bytes = encoding == TB_ENC_WDL2 ? (h.entries + 3) / 4 : h.entries;
+    uint8_t head[TB_HEADER_BYTES] = {0}, *buf = malloc(1 << 20);
+    int ok = buf && pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head;
+    /* The payload in pieces of 1 MB (a multiple of 8: tb_checksum's words). */
+    uint64_t i = 0, at = TB_HEADER_BYTES, sum = tb_checksum(NULL, 0);
+    while (ok && i < h.entries) {
+        size_t n = 0;
+        if (encoding == TB_ENC_DTM8) {
+            for (; n < (1 << 20) && i < h.entries; n++, i++) {
+                int v = get(ctx, i);
+                buf[n] = (uint8_t)v;
+                if (v >= 1 && v <= TB_MAXD + 1 && (uint32_t)(v - 1) > h.longest)
+                    h.longest = (uint32_t)(v - 1);
+            }
+        } else {
+            for (; n < (1 << 20) && i < h.entries; n++) {
+                uint8_t b = 0;
+                for (int k = 0; k < 4 && i < h.entries; k++, i++) {
+                    int v = get(ctx, i);
+                    int w = v == 0             ? 0
+                            : v == TB_WIN_FAR  ? 1
+                            : v == TB_LOSS_FAR ? 2
+                            : (v - 1) % 2      ? 1
+                                               : 2;
+                    b |= (uint8_t)(w << (2 * k));
+                }
+                buf[n] = b;
+            }
+        }
+        sum = tb_checksum_more(sum, buf, n);
+        ok = pwrite(fd, buf, n, (off_t)at) == (ssize_t)n;
+        at += n;
+    }
+    if (ok) {
+        h.payload_sum = sum;
+        tb_header_write(&h, head);
+        ok = pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head && fsync(fd) == 0;
+    }
+    free(buf);
+    if (!ok) {
+        fail(why, wl, "cannot write", tmp);
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    if (close(fd) != 0 || rename(tmp, file) != 0) {
+        fail(why, wl, "cannot write", file);
+        unlink(tmp);
+        return -1;
+    }
+    int dfd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+#endif
+}
+
+int tb_make_dirs(const char *dir)
+{
+    char p[PATH_MAX_LEN];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            (void)mkdir(p, 0755);
+            *s = '/';
+        }
+    return mkdir(p, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+int tb_writable_dir(char *buf, size_t len)
+{
+#ifdef __wasi__
+    (void)buf, (void)len;
+    return -1;
+#else
+    if (atomic_load(&suspended))
+        return -1;
+    pthread_mutex_lock(&files_lock);
+    char path[PATH_MAX_LEN], dir[PATH_MAX_LEN];
+    path_resolve(path, sizeof path);
+    int first = 1, rc = -1;
+    for (const char *p = path; next_dir(&p, dir, sizeof dir); first = 0) {
+        if (first && path_auto)
+            (void)tb_make_dirs(dir);
+        if (access(dir, W_OK) == 0) {
+            snprintf(buf, len, "%s", dir);
+            rc = 0;
+            break;
+        }
+    }
+    if (rc && path[0] && said_write_gen != path_gen) {
+        said_write_gen = path_gen;
+        notice("morris tables: no directory of TablePath %s can be written; tables built "
+               "here are not kept",
+               path);
+    }
+    pthread_mutex_unlock(&files_lock);
+    return rc;
+#endif
+}

@@ -1,0 +1,367 @@
+/*
+ * test_tables.c -- the Morris table files (docs/tables.md), the quick part:
+ * the 16 symmetries keep the boards' lines; the index is the same for every
+ * image of a position and inverts; files built here of 3 against 3 agree
+ * with the tables built in memory on every position and with the values of
+ * their children; bad files (tests/data/tables_bad.txt) are refused with one
+ * notice naming the file and the reason; a writer killed (kill -9) in the
+ * middle leaves no file that is read.  The larger classes:
+ * tests/test_tables_long.c.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "morris/morris.h"
+#include "morris/morris_tb.h"
+#include "notice.h"
+#include "tables_check.h"
+#include "testdata.h"
+
+static char notes[8][512];
+static int nnotes;
+
+static void sink(void *ctx, const char *text)
+{
+    (void)ctx;
+    if (nnotes < 8)
+        snprintf(notes[nnotes], sizeof notes[0], "%s", text);
+    nnotes++;
+}
+
+static void test_symmetries(void **state)
+{
+    (void)state;
+    assert_int_equal(tb_sym_check(), 1);
+    for (int s = 0; s < TB_NSYM; s++) {
+        assert_int_equal(__builtin_popcount(tb_sym(s, 1)), 1);
+        for (int t = 0; t < s; t++) { /* 16 different maps */
+            int same = 1;
+            for (int p = 0; p < 24; p++)
+                same &= tb_sym(s, 1u << p) == tb_sym(t, 1u << p);
+            assert_false(same);
+        }
+    }
+}
+
+static void test_index(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 20000; k++) {
+        int m = 3 + (int)(rng % 7), o = 3 + (int)((rng >> 8) % 7);
+        uint32_t x = tc_random_set(&rng, m, 0), y = tc_random_set(&rng, o, x);
+        uint64_t i = tb_index(x, y);
+        assert_true(i < tb_entries(m, o));
+        for (int s = 1; s < TB_NSYM; s++)
+            assert_true(tb_index(tb_sym(s, x), tb_sym(s, y)) == i);
+        uint32_t x2, y2;
+        tb_unindex(m, o, i, &x2, &y2);
+        assert_int_equal(__builtin_popcount(x2), m);
+        assert_int_equal(__builtin_popcount(y2), o);
+        assert_int_equal(x2 & y2, 0);
+        assert_true(tb_index(x2, y2) == i);
+    }
+    /* about a sixteenth of the positions (more of the small sets are symmetric) */
+    uint64_t all = 2024ull * 1330, sym = tb_entries(3, 3);
+    assert_true(sym * 16 >= all && sym * 12 < all);
+}
+
+static void build_small(const char *dir, int d, int f, int upto)
+{
+    TbBuildOpts o = {.dir = dir,
+                     .upto = upto,
+                     .threads = 2,
+                     .encoding = TB_ENC_DTM8,
+                     .diag_mask = 1 << d,
+                     .fly_mask = 1 << f,
+                     .quiet = 1};
+    assert_int_equal(tb_build(&o), 0);
+}
+
+/* The files of 3 against 3 built here against the tables built in memory,
+ * on every position; and the values against the children. */
+static void test_agree_3v3(void **state)
+{
+    (void)state;
+    char dir[256];
+    tc_tempdir(dir, sizeof dir);
+    for (int d = 0; d < 2; d++) {
+        int f = d; /* plain without flying, diagonals with flying */
+        build_small(dir, d, f, 3);
+        assert_int_equal(morris_egtb_build(d, f, 3, NULL, NULL), 0);
+        long n = 0;
+        for (uint32_t x = 7; x <= 0xFFFFFF; x++) {
+            if (__builtin_popcount(x) != 3)
+                continue;
+            for (uint32_t yc = 0; yc < 24; yc++)
+                for (uint32_t ya = yc + 1; ya < 24; ya++)
+                    for (uint32_t yb = ya + 1; yb < 24; yb++) {
+                        uint32_t y = 1u << yc | 1u << ya | 1u << yb;
+                        if (x & y)
+                            continue;
+                        int want = morris_egtb_memory_byte(d, f, x, y);
+                        assert_true(want >= 0);
+                        if (tb_probe(d, f, x, y) != want)
+                            fail_msg("3v3 d=%d f=%d x=%06x y=%06x: file %d, memory %d", d, f, x, y,
+                                     tb_probe(d, f, x, y), want);
+                        n++;
+                    }
+        }
+        assert_int_equal(n, 2024 * 1330);
+        GameOptions o;
+        tc_options(&o, d, f);
+        uint64_t rng = 12345 + (uint64_t)d;
+        for (int k = 0; k < 300; k++) {
+            uint32_t x = tc_random_set(&rng, 3, 0), y = tc_random_set(&rng, 3, x);
+            assert_int_equal(tc_probe(&o, x, y), tc_from_children(&o, x, y));
+        }
+    }
+    tb_close_all();
+    tc_rmdir(dir);
+}
+
+static int file_entry(void *ctx, uint64_t i)
+{
+    (void)ctx;
+    uint32_t x, y;
+    tb_unindex(3, 3, i, &x, &y);
+    return tb_probe(0, 0, x, y);
+}
+
+/* A file of two bits an entry, written from the values of a file of a byte
+ * an entry: the same wins, draws and losses; a quarter of the bytes. */
+static void test_wdl_encoding(void **state)
+{
+    (void)state;
+    char dir[256], wdl[256], why[256], file[512];
+    tc_tempdir(dir, sizeof dir);
+    tc_tempdir(wdl, sizeof wdl);
+    build_small(dir, 0, 0, 3);
+    assert_int_equal(tb_write(wdl, 0, 0, 3, 3, TB_ENC_WDL2, file_entry, NULL, why, sizeof why), 0);
+    uint64_t n = tb_entries(3, 3);
+    int *dtm = malloc(n * sizeof *dtm);
+    assert_non_null(dtm);
+    for (uint64_t i = 0; i < n; i++)
+        dtm[i] = file_entry(NULL, i);
+    snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", wdl);
+    struct stat st;
+    assert_int_equal(stat(file, &st), 0);
+    assert_int_equal(st.st_size, TB_HEADER_BYTES + (n + 3) / 4);
+    assert_int_equal(tb_open_file(file, 0, 0, 3, 3), 0);
+    int kinds[3] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        tb_unindex(3, 3, i, &x, &y);
+        int v = tb_probe(0, 0, x, y), d = dtm[i];
+        int want = d == 0 ? 0 : (d - 1) % 2 ? TB_WIN_FAR : TB_LOSS_FAR;
+        assert_int_equal(v, want);
+        kinds[v == 0 ? 0 : v == TB_WIN_FAR ? 1 : 2]++;
+    }
+    assert_true(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);
+    free(dtm);
+    tb_close_all();
+    tc_rmdir(dir);
+    tc_rmdir(wdl);
+}
+
+static void copy_file(const char *from, const char *to, long cut)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    assert_non_null(a);
+    assert_non_null(b);
+    int c;
+    for (long i = 0; (c = fgetc(a)) != EOF && (cut < 0 || i < cut); i++)
+        fputc(c, b);
+    fclose(a);
+    fclose(b);
+}
+
+static void poke(const char *file, long at, int xor_with)
+{
+    FILE *fp = fopen(file, "r+b");
+    assert_non_null(fp);
+    fseek(fp, at, SEEK_SET);
+    int c = fgetc(fp);
+    fseek(fp, at, SEEK_SET);
+    fputc(c ^ xor_with, fp);
+    fclose(fp);
+}
+
+/* The header's version or checksum rewritten, the header checksum fixed. */
+static void set_version(const char *file, uint32_t v)
+{
+    FILE *fp = fopen(file, "r+b");
+    uint8_t h[TB_HEADER_BYTES];
+    assert_int_equal(fread(h, 1, sizeof h, fp), sizeof h);
+    for (int i = 0; i < 4; i++)
+        h[8 + i] = (uint8_t)(v >> (8 * i));
+    uint64_t sum = tb_checksum(h, 56);
+    for (int i = 0; i < 8; i++)
+        h[56 + i] = (uint8_t)(sum >> (8 * i));
+    fseek(fp, 0, SEEK_SET);
+    fwrite(h, 1, sizeof h, fp);
+    fclose(fp);
+}
+
+/* tests/data/tables_bad.txt: case | words the notice holds. */
+static void test_bad_files(void **state)
+{
+    (void)state;
+    char dir[256], bad[256], good[512], target[512];
+    tc_tempdir(dir, sizeof dir);
+    tc_tempdir(bad, sizeof bad);
+    build_small(dir, 0, 0, 3);
+    snprintf(good, sizeof good, "%s/morris-plain-nofly-3v3.mtb", dir);
+    struct stat st;
+    assert_int_equal(stat(good, &st), 0);
+    FILE *fp = td_open("tables_bad.txt");
+    char line[512], *f[TD_MAXF];
+    int cases = 0;
+    notice_set_sink(sink, NULL);
+    while (td_next_line(fp, line, sizeof line, NULL)) {
+        assert_int_equal(td_split(line, f), 2);
+        const char *name = strcmp(f[0], "options") == 0 ? "morris-diag-nofly-3v3.mtb"
+                                                        : "morris-plain-nofly-3v3.mtb";
+        snprintf(target, sizeof target, "%s/%s", bad, name);
+        copy_file(good, target, strcmp(f[0], "truncate") == 0 ? st.st_size - 1000 : -1);
+        if (strcmp(f[0], "payload") == 0)
+            poke(target, st.st_size / 2, 0x10);
+        else if (strcmp(f[0], "header") == 0)
+            poke(target, 26, 1);
+        else if (strcmp(f[0], "magic") == 0)
+            poke(target, 0, 0x20);
+        else if (strcmp(f[0], "version") == 0)
+            set_version(target, 2);
+        else if (strcmp(f[0], "empty") == 0)
+            copy_file(good, target, 0);
+        int d = strcmp(f[0], "options") == 0;
+        nnotes = 0;
+        tb_set_path(bad);
+        tb_open(d, 0);
+        /* once the table is used: the payload's checksum */
+        assert_int_equal(tb_have(d, 0, 3, 3), 0);
+        assert_int_equal(tb_probe(d, 0, 7, 7 << 3), -1);
+        assert_int_equal(nnotes, 1);
+        if (!strstr(notes[0], target) || !strstr(notes[0], f[1]))
+            fail_msg("case %s: notice '%s' lacks '%s' or the file", f[0], notes[0], f[1]);
+        unlink(target);
+        cases++;
+    }
+    fclose(fp);
+    assert_true(cases >= 6);
+    /* A directory that does not exist: said once. */
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/none", bad);
+    nnotes = 0;
+    tb_set_path(missing);
+    tb_open(0, 0);
+    tb_open(1, 1);
+    assert_int_equal(nnotes, 1);
+    assert_non_null(strstr(notes[0], missing));
+    /* The good file is read. */
+    nnotes = 0;
+    tb_set_path(dir);
+    tb_open(0, 0);
+    assert_int_equal(tb_have(0, 0, 3, 3), 1);
+    assert_int_equal(nnotes, 0);
+    notice_clear_sink(NULL);
+    tb_set_path("");
+    tb_close_all();
+    tc_rmdir(dir);
+    tc_rmdir(bad);
+}
+
+static int slow_entry(void *ctx, uint64_t i)
+{
+    (void)ctx;
+    if (i % 2000 == 0)
+        usleep(1000);
+    return 0;
+}
+
+/* A writer killed in the middle of a file leaves only its temporary file,
+ * which is never read; a builder killed at any time leaves whole files. */
+static void test_killed_writer(void **state)
+{
+    (void)state;
+    char dir[256], why[256], file[512];
+    tc_tempdir(dir, sizeof dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(tb_write(dir, 0, 0, 3, 3, TB_ENC_DTM8, slow_entry, NULL, why, sizeof why) ? 1 : 0);
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s/.morris-plain-nofly-3v3.mtb.%ld.tmp", dir, (long)pid);
+    struct stat st;
+    int seen = 0;
+    for (int k = 0; k < 5000 && !seen; k++) {
+        seen = stat(tmp, &st) == 0 && st.st_size > TB_HEADER_BYTES;
+        if (!seen)
+            usleep(1000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    assert_true(seen);
+    snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", dir);
+    assert_int_not_equal(stat(file, &st), 0);
+    tb_set_path(dir);
+    tb_open(0, 0);
+    assert_int_equal(tb_have(0, 0, 3, 3), 0);
+    tc_rmdir(dir);
+
+    /* The builder, killed after a while: every table file it left is whole. */
+    tc_tempdir(dir, sizeof dir);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        TbBuildOpts o = {.dir = dir,
+                         .upto = 4,
+                         .threads = 1,
+                         .encoding = TB_ENC_DTM8,
+                         .diag_mask = 1,
+                         .fly_mask = 1,
+                         .quiet = 1};
+        _exit(tb_build(&o) ? 1 : 0);
+    }
+    usleep(700000);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    notice_set_sink(sink, NULL);
+    nnotes = 0;
+    tb_set_path(dir);
+    tb_open(0, 0);
+    for (int m = 3; m <= 4; m++)
+        for (int o = 3; o <= 4; o++) {
+            snprintf(file, sizeof file, "%s/morris-plain-nofly-%dv%d.mtb", dir, m, o);
+            if (stat(file, &st) == 0)
+                assert_int_equal(tb_have(0, 0, m, o), 1);
+        }
+    assert_int_equal(nnotes, 0);
+    notice_clear_sink(NULL);
+    tb_set_path("");
+    tb_close_all();
+    tc_rmdir(dir);
+}
+
+int main(void)
+{
+    tb_set_path(""); /* never the user's files */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_symmetries), cmocka_unit_test(test_index),
+        cmocka_unit_test(test_agree_3v3),  cmocka_unit_test(test_wdl_encoding),
+        cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_killed_writer),
+    };
+    return cmocka_run_group_tests_name("tables", tests, NULL, NULL);
+}
