@@ -397,7 +397,8 @@ int tb_build(const TbBuildOpts *op)
                     int o = total - m;
                     if (o > op->upto)
                         continue;
-                    double pos = (double)tb_entries(m, o) * (m == o ? 1 : 2), secs = 0;
+                    double pos = (double)tb_entries(m, o) + (m == o ? 0 : (double)tb_entries(o, m));
+                    double secs = 0;
                     int rc = build_group(op, d, f, m, o, &secs);
                     if (rc < 0)
                         return -1;

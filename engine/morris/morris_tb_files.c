@@ -37,7 +37,10 @@ static TbFile files[2][2][TB_MAX + 1][TB_MAX + 1];
 static int opened_gen[2][2] = {{-1, -1}, {-1, -1}};
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
 static char path_text[PATH_MAX_LEN];
-static int path_auto = 1, path_gen, said_dirs_gen = -1, said_write_gen = -1;
+static int path_auto = 1, path_gen, said_dirs_gen = -1;
+#ifndef __wasi__
+static int said_write_gen = -1;
+#endif
 static _Atomic int suspended;
 
 void tb_suspend(int on)
@@ -278,11 +281,13 @@ int tb_probe(int d, int f, uint32_t x, uint32_t y)
 
 /* --- writing ---------------------------------------------------------- */
 
+#ifndef __wasi__
 static int fail(char *why, size_t wl, const char *what, const char *file)
 {
     snprintf(why, wl, "%s %s: %s", what, file, strerror(errno));
     return -1;
 }
+#endif
 
 int tb_write(const char *dir, int d, int f, int m, int o, int encoding,
              int (*get)(void *ctx, uint64_t i), void *ctx, char *why, size_t wl)
