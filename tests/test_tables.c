@@ -27,6 +27,7 @@
 #include "tables_check.h"
 #include "testdata.h"
 
+static char shared[256]; /* 3v3 of both boards without flying, built once */
 static char notes[8][512];
 static int nnotes;
 
@@ -76,28 +77,13 @@ static void test_index(void **state)
     assert_true(sym * 16 >= all && sym * 12 < all);
 }
 
-static void build_small(const char *dir, int d, int f, int upto)
-{
-    TbBuildOpts o = {.dir = dir,
-                     .upto = upto,
-                     .threads = 2,
-                     .encoding = TB_ENC_DTM8,
-                     .diag_mask = 1 << d,
-                     .fly_mask = 1 << f,
-                     .quiet = 1};
-    assert_int_equal(tb_build(&o), 0);
-}
-
 /* The files of 3 against 3 built here against the tables built in memory,
  * on every position; and the values against the children. */
 static void test_agree_3v3(void **state)
 {
     (void)state;
-    char dir[256];
-    tc_tempdir(dir, sizeof dir);
     for (int d = 0; d < 2; d++) {
-        int f = d; /* plain without flying, diagonals with flying */
-        build_small(dir, d, f, 3);
+        int f = 0; /* flying: tests/test_tables_long.c; the files: main() */
         assert_int_equal(morris_egtb_build(d, f, 3, NULL, NULL), 0);
         long n = 0;
         for (uint32_t x = 7; x <= 0xFFFFFF; x++) {
@@ -126,8 +112,6 @@ static void test_agree_3v3(void **state)
             assert_int_equal(tc_probe(&o, x, y), tc_from_children(&o, x, y));
         }
     }
-    tb_close_all();
-    tc_rmdir(dir);
 }
 
 static int file_entry(void *ctx, uint64_t i)
@@ -143,10 +127,10 @@ static int file_entry(void *ctx, uint64_t i)
 static void test_wdl_encoding(void **state)
 {
     (void)state;
-    char dir[256], wdl[256], why[256], file[512];
-    tc_tempdir(dir, sizeof dir);
+    char wdl[256], why[256], file[512];
     tc_tempdir(wdl, sizeof wdl);
-    build_small(dir, 0, 0, 3);
+    tb_set_path(shared);
+    tb_open(0, 0);
     assert_int_equal(tb_write(wdl, 0, 0, 3, 3, TB_ENC_WDL2, file_entry, NULL, why, sizeof why), 0);
     uint64_t n = tb_entries(3, 3);
     int *dtm = malloc(n * sizeof *dtm);
@@ -169,8 +153,8 @@ static void test_wdl_encoding(void **state)
     }
     assert_true(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);
     free(dtm);
+    tb_set_path("");
     tb_close_all();
-    tc_rmdir(dir);
     tc_rmdir(wdl);
 }
 
@@ -217,10 +201,9 @@ static void set_version(const char *file, uint32_t v)
 static void test_bad_files(void **state)
 {
     (void)state;
-    char dir[256], bad[256], good[512], target[512];
-    tc_tempdir(dir, sizeof dir);
+    char bad[256], good[512], target[512];
+    const char *dir = shared;
     tc_tempdir(bad, sizeof bad);
-    build_small(dir, 0, 0, 3);
     snprintf(good, sizeof good, "%s/morris-plain-nofly-3v3.mtb", dir);
     struct stat st;
     assert_int_equal(stat(good, &st), 0);
@@ -277,7 +260,6 @@ static void test_bad_files(void **state)
     notice_clear_sink(NULL);
     tb_set_path("");
     tb_close_all();
-    tc_rmdir(dir);
     tc_rmdir(bad);
 }
 
@@ -363,5 +345,20 @@ int main(void)
         cmocka_unit_test(test_agree_3v3),  cmocka_unit_test(test_wdl_encoding),
         cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_killed_writer),
     };
-    return cmocka_run_group_tests_name("tables", tests, NULL, NULL);
+    const char *t = getenv("TMPDIR");
+    snprintf(shared, sizeof shared, "%s/morelli-tables-XXXXXX", t && *t ? t : "/tmp");
+    TbBuildOpts o = {.dir = shared,
+                     .upto = 3,
+                     .threads = 2,
+                     .encoding = TB_ENC_DTM8,
+                     .diag_mask = 3,
+                     .fly_mask = 1,
+                     .quiet = 1};
+    if (!mkdtemp(shared) || tb_build(&o) != 0) {
+        fprintf(stderr, "test_tables: cannot build 3v3 in %s\n", shared);
+        return 1;
+    }
+    int rc = cmocka_run_group_tests_name("tables", tests, NULL, NULL);
+    tc_rmdir(shared);
+    return rc;
 }
