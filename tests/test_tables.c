@@ -158,6 +158,31 @@ static void test_wdl_encoding(void **state)
     tc_rmdir(wdl);
 }
 
+/* An engine without files builds the small tables in memory and writes
+ * them to TablePath; the file then holds the same values. */
+static void test_memory_saved(void **state)
+{
+    (void)state;
+    char dir[256], file[512];
+    tc_tempdir(dir, sizeof dir);
+    tb_close_all();
+    tb_set_path(dir);
+    tb_open(1, 0);
+    assert_int_equal(tb_have(1, 0, 3, 3), 0);
+    assert_int_equal(morris_egtb_build(1, 0, 3, NULL, NULL), 0);
+    morris_egtb_save(1, 0);
+    snprintf(file, sizeof file, "%s/morris-diag-nofly-3v3.mtb", dir);
+    assert_int_equal(tb_open_file(file, 1, 0, 3, 3), 0);
+    uint64_t rng = 99;
+    for (int k = 0; k < 20000; k++) {
+        uint32_t x = tc_random_set(&rng, 3, 0), y = tc_random_set(&rng, 3, x);
+        assert_int_equal(tb_probe(1, 0, x, y), morris_egtb_memory_byte(1, 0, x, y));
+    }
+    tb_set_path("");
+    tb_close_all();
+    tc_rmdir(dir);
+}
+
 static void copy_file(const char *from, const char *to, long cut)
 {
     FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
@@ -341,9 +366,10 @@ int main(void)
 {
     tb_set_path(""); /* never the user's files */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_symmetries), cmocka_unit_test(test_index),
-        cmocka_unit_test(test_agree_3v3),  cmocka_unit_test(test_wdl_encoding),
-        cmocka_unit_test(test_bad_files),  cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_symmetries),    cmocka_unit_test(test_index),
+        cmocka_unit_test(test_agree_3v3),     cmocka_unit_test(test_wdl_encoding),
+        cmocka_unit_test(test_memory_saved),  cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_killed_writer),
     };
     const char *t = getenv("TMPDIR");
     snprintf(shared, sizeof shared, "%s/morelli-tables-XXXXXX", t && *t ? t : "/tmp");

@@ -518,7 +518,7 @@ static int memory_entry(void *ctx, uint64_t i)
 
 /* The tables built in memory that no file holds, written into the first
  * writable directory of TablePath for the next start. */
-static void save_files(int d, int f)
+void morris_egtb_save(int d, int f)
 {
     char dir[4096], why[256];
     EgSet *S = &sets[d][f];
@@ -546,7 +546,7 @@ static void *background(void *arg)
 #endif
     int d = (int)(S - &sets[0][0]) / 2, f = (int)(S - &sets[0][0]) % 2;
     if (morris_egtb_build(d, f, EG_MAX, NULL, NULL) == 0)
-        save_files(d, f);
+        morris_egtb_save(d, f);
     return NULL;
 }
 

@@ -103,6 +103,10 @@ int tb_writable_dir(char *buf, size_t len);
  * (morris_egtb.c) for (mover x, opponent y), or -1. */
 int tb_sym_check(void);
 int morris_egtb_memory_byte(int diagonals, int flying, uint32_t x, uint32_t y);
+/* Writes the tables built in memory of (diagonals, flying) that no mapped
+ * file holds into TablePath's first writable directory (the engine does
+ * it when its background build is done). */
+void morris_egtb_save(int diagonals, int flying);
 
 /* --- builder (morris_tb_build.c) --------------------------------------- */
 
