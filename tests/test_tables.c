@@ -183,6 +183,27 @@ static void test_memory_saved(void **state)
     tc_rmdir(dir);
 }
 
+/* Not enough memory for a group: said before it starts, nothing written. */
+static void test_memory_refused(void **state)
+{
+    (void)state;
+    char dir[256], file[512];
+    tc_tempdir(dir, sizeof dir);
+    TbBuildOpts o = {.dir = dir,
+                     .upto = 3,
+                     .threads = 1,
+                     .encoding = TB_ENC_DTM8,
+                     .diag_mask = 1,
+                     .fly_mask = 1,
+                     .quiet = 1,
+                     .limit = 1000};
+    assert_int_equal(tb_build(&o), -1);
+    snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", dir);
+    struct stat st;
+    assert_int_not_equal(stat(file, &st), 0);
+    tc_rmdir(dir);
+}
+
 static void copy_file(const char *from, const char *to, long cut)
 {
     FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
@@ -366,10 +387,10 @@ int main(void)
 {
     tb_set_path(""); /* never the user's files */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_symmetries),    cmocka_unit_test(test_index),
-        cmocka_unit_test(test_agree_3v3),     cmocka_unit_test(test_wdl_encoding),
-        cmocka_unit_test(test_memory_saved),  cmocka_unit_test(test_bad_files),
-        cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_symmetries),   cmocka_unit_test(test_index),
+        cmocka_unit_test(test_agree_3v3),    cmocka_unit_test(test_wdl_encoding),
+        cmocka_unit_test(test_memory_saved), cmocka_unit_test(test_memory_refused),
+        cmocka_unit_test(test_bad_files),    cmocka_unit_test(test_killed_writer),
     };
     const char *t = getenv("TMPDIR");
     snprintf(shared, sizeof shared, "%s/morelli-tables-XXXXXX", t && *t ? t : "/tmp");

@@ -338,9 +338,18 @@ static int build_group(const TbBuildOpts *op, int d, int f, int m, int o, double
         fprintf(stderr,
                 "tables: %dv%d of Diagonals=%s Flying=%s needs %llu MB, %llu MB available; "
                 "not built\n",
-                m, o, d ? "true" : "false", f ? "true" : "false", (unsigned long long)(need >> 20),
+                m, o, d ? "true" : "false", f ? "true" : "false",
+                (unsigned long long)((need + (1 << 20) - 1) >> 20),
                 (unsigned long long)(avail >> 20));
         return -1;
+    }
+    if (!op->quiet) {
+        printf("tables: %dv%d Diagonals=%s Flying=%s: building, %llu MB of memory (%llu MB "
+               "available)\n",
+               m, o, d ? "true" : "false", f ? "true" : "false",
+               (unsigned long long)((need + (1 << 20) - 1) >> 20),
+               (unsigned long long)(avail >> 20));
+        fflush(stdout);
     }
     int ok = 1;
     for (int s = 0; s < G.n; s++)
