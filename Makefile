@@ -339,7 +339,7 @@ cmocka:
 # Morris endgame tables (test_morris, 52 s), Morelli's exact endings
 # (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
 # 8 s), the table files against the tables built in memory (test_tables_long,
-# 3 min of CPU). The quick ones took 22 s together.  Tests run with
+# 54 s). The quick ones took 22 s together.  Tests run with
 # MORELLI_TABLES empty: no table files of the user's are read or written.
 TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
