@@ -354,6 +354,21 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
+/* A fixed movetime (timeman_fixed) is the GUI's own deadline: the
+ * watchdog answers by its last millisecond at the latest, and no earlier
+ * for a starved worker (the search then answers at its budget with what it
+ * found; the watchdog only when the worker cannot). */
+static void watchdog_fixed(Session *e, int stm)
+{
+    if (e->job_kind != JOB_GO || e->answer_by < 0 ||
+        !timeman_fixed(&e->job_limits, stm, search_move_overhead(e->search)))
+        return;
+    int64_t last = e->job_limits.start_ms + e->job_limits.movetime - 1;
+    if (e->answer_by > last)
+        e->answer_by = last;
+    e->check_at = -1;
+}
+
 /* Starts the worker and the watchdog once. 0 or -1. */
 static int threads_start(Session *e)
 {
@@ -457,6 +472,7 @@ int job_start(Session *e)
     e->job_over = 0;
     e->answer_by = hard >= 0 ? e->job_limits.start_ms + hard + UGI_WATCHDOG_MS : -1;
     e->check_at = hard >= 2 * TIME_STARVE_MIN_MS ? e->job_limits.start_ms + hard / 2 : -1;
+    watchdog_fixed(e, stm);
     e->cpu0_ms = worker_cpu_ms(e);
     pthread_cond_signal(&e->job_cond);
     pthread_cond_signal(&e->dog_cond);

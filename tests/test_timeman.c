@@ -110,6 +110,14 @@ static void test_table(void **state)
             if (got != atoll(fl[6]))
                 fail_msg("lag %s %s %s %s %s: %lld, want %s", fl[1], fl[2], fl[3], fl[4], fl[5],
                          (long long)got, fl[6]);
+        } else if (strcmp(fl[0], "fixed") == 0 && nf == 5) {
+            parse_go(fl[1], &l);
+            if (!timeman_fixed(&l, side_of(fl[2]), atoll(fl[3])) != !atoi(fl[4]))
+                fail_msg("%s: fixed the other way", what);
+        } else if (strcmp(fl[0], "scale") == 0 && nf == 5) {
+            int got = timeman_scale(atoi(fl[1]), atoi(fl[2]), atoi(fl[3]));
+            if (got != atoi(fl[4]))
+                fail_msg("scale %s %s %s: %d, want %s", fl[1], fl[2], fl[3], got, fl[4]);
         } else if (strcmp(fl[0], "starved") == 0 && nf == 4) {
             if (!timeman_starved(atoll(fl[1]), atoll(fl[2])) != !atoi(fl[3]))
                 fail_msg("starved %s %s: the other way", fl[1], fl[2]);
@@ -136,12 +144,24 @@ static void test_start_instant(void **state)
     assert_true(timeman_elapsed(&tm) >= 500);
     assert_true(timeman_hard_over(&tm));
     assert_true(timeman_soft_over(&tm, 1, 1));
-    /* The 500 ms before the search started count twice: 1000 ms of 940. */
+    /* Under a clock the 500 ms before the search started count twice:
+     * 1000 ms of the hard budget of 790 (p1time 4000 movestogo 5). */
+    search_limits_init(&l);
+    l.time[SIDE_P1] = 4000;
+    l.movestogo = 5;
+    l.start_ms = time_now_ms() - 500;
+    timeman_init(&tm, &l, SIDE_P1, 0);
+    tm.cpu0_us = -1; /* no starvation rule: only the late start counts */
+    assert_int_equal(tm.hard_ms, 790);
+    assert_true(tm.late_ms >= 500);
+    assert_true(timeman_hard_over(&tm));
+    /* A fixed movetime is the GUI's deadline: used whole, 500 of 995. */
+    search_limits_init(&l);
     l.movetime = 1000;
     l.start_ms = time_now_ms() - 500;
     timeman_init(&tm, &l, SIDE_P1, 0);
-    assert_true(tm.late_ms >= 500);
-    assert_true(timeman_hard_over(&tm));
+    assert_int_equal(tm.late_ms, 0);
+    assert_false(timeman_hard_over(&tm));
     /* A start in the future is no start: it counts from now. */
     l.start_ms = time_now_ms() + 100000;
     timeman_init(&tm, &l, SIDE_P1, 0);

@@ -626,6 +626,7 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
             continue;
         }
         emit_iteration(all, nthreads, 0);
+        timeman_iteration(&c->tm, t->done_pv_len > 0 ? t->done_pv[0] : MOVE_NONE, score);
         int mate_plies = SCORE_MATE - (score < 0 ? -score : score);
         if (t->proven ||
             (t->lines ? ab_lines_mated(t, d)

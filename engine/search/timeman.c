@@ -25,10 +25,12 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Kept off a movetime: the searchers' reaction time. */
+/* Kept off a movetime besides MoveOverhead: the searchers' reaction time
+ * (a look at the clock every 256 nodes or every playout) and the writing of
+ * the answer. */
 static int64_t margin_for(int64_t avail)
 {
-    return clamp(avail / 10, 1, 50);
+    return clamp(avail / 50, 1, TIME_MARGIN_MAX_MS);
 }
 
 /* The smaller of two budgets, -1 meaning none. */
@@ -92,7 +94,7 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
      * the clock: once the clock is down to it, moves are made on the
      * increment alone, and the reserve is left for what a busy machine
      * adds (a stall of a few hundred ms must not lose on time). */
-    int64_t reserve = clamp(50 + 5 * lag + 5 * inc, 0, left);
+    int64_t reserve = clamp(50 + 5 * lag + clamp(5 * inc, 0, 100), 0, left);
     int64_t usable = clamp(left - reserve - lag, 1, TIME_MAX_MS);
     int mtg = l->movestogo > 0 ? l->movestogo : 40; /* 0: sudden death */
     if (mtg > 50)
@@ -118,16 +120,34 @@ int64_t timeman_lag_update(int64_t lag, int64_t left_before, int64_t inc, int64_
     return (3 * clamp(lag, 0, 500) + sample + 2) / 4;
 }
 
+int timeman_fixed(const SearchLimits *l, int side, int64_t overhead_ms)
+{
+    if (l->infinite || l->movetime <= 0)
+        return 0;
+    int64_t mt = clamp(l->movetime, 1, TIME_MAX_MS);
+    int64_t own = clamp(mt - margin_for(mt) - clamp(overhead_ms, 0, TIME_MAX_MS), 1, TIME_MAX_MS);
+    int64_t soft, hard;
+    timeman_budget(l, side, overhead_ms, &soft, &hard);
+    return soft == own && hard == own;
+}
+
 void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms)
 {
     int64_t now = time_now_ms();
     tm->start_ms = l->start_ms > 0 && l->start_ms <= now ? l->start_ms : now;
+    tm->fixed = timeman_fixed(l, side, overhead_ms);
     /* What the scheduler made us wait before the search could start, it
-     * will likely make the answer wait on its way out: kept off too. */
-    tm->late_ms = now - tm->start_ms;
+     * will likely make the answer wait on its way out: kept off too (under
+     * a clock; a fixed movetime is the GUI's own deadline, used whole). */
+    tm->late_ms = tm->fixed ? 0 : now - tm->start_ms;
     tm->cpu0_us = thread_cpu_us();
     tm->next_look = TIME_STARVE_MIN_MS;
     tm->starved = 0;
+    tm->scale = 100;
+    tm->changes = 0;
+    tm->last_best = MOVE_NONE;
+    tm->last_score = 0;
+    tm->iterations = 0;
     timeman_budget(l, side, overhead_ms, &tm->soft_ms, &tm->hard_ms);
 }
 
@@ -143,7 +163,7 @@ int64_t timeman_elapsed(const TimeManager *tm)
 static int64_t look(TimeManager *tm)
 {
     int64_t wall = timeman_elapsed(tm);
-    if (wall >= tm->next_look && tm->cpu0_us >= 0) {
+    if (wall >= tm->next_look && tm->cpu0_us >= 0 && !tm->fixed) {
         tm->next_look = wall + CPU_LOOK_MS;
         int64_t cpu = thread_cpu_us();
         if (cpu >= 0)
@@ -173,5 +193,36 @@ int timeman_stop_iterating(TimeManager *tm, int num, int den)
 {
     if (tm->soft_ms >= tm->hard_ms)
         return 0;
-    return timeman_soft_over(tm, num, den);
+    return timeman_soft_over(tm, num * tm->scale, den * 100);
+}
+
+int timeman_scale(int changes, int iterations, int fall)
+{
+    /* The first iterations are too shallow to judge the move by. */
+    if (iterations < TIME_JUDGE_ITERATIONS)
+        return 100;
+    int scale = TIME_SCALE_STABLE + changes * 7 / 10;
+    if (fall >= 50)
+        scale += 50;
+    else if (fall >= 20)
+        scale += 25;
+    return (int)clamp(scale, TIME_SCALE_STABLE, TIME_SCALE_MAX);
+}
+
+void timeman_iteration(TimeManager *tm, Move best, int score)
+{
+    int changed = tm->iterations > 0 && best != tm->last_best;
+    /* A fall between scores of the evaluation (a proven score ends the
+     * search anyway). */
+    int evals = score > -SCORE_MATE_BOUND && score < SCORE_MATE_BOUND &&
+                tm->last_score > -SCORE_MATE_BOUND && tm->last_score < SCORE_MATE_BOUND;
+    int fall = tm->iterations > 0 && evals ? tm->last_score - score : 0;
+    /* Each change of the best move weighs 100, halved at every iteration
+     * after it: a move that changed at the last iteration counts fully,
+     * one that changed five iterations ago hardly. */
+    tm->changes = tm->changes / 2 + (changed ? 100 : 0);
+    tm->scale = timeman_scale(tm->changes, tm->iterations, fall);
+    tm->iterations++;
+    tm->last_best = best;
+    tm->last_score = score;
 }

@@ -16,9 +16,10 @@
  * A search thread that has had less than a third of the wall time since
  * go as CPU time (the machine is overloaded) is starved: its nodes per
  * second collapse, and what it is not given now it may not be given when
- * it has to answer either.  While it is starved, both budgets count half.  And the time from the
- * reading of go to the start of the search (the wait for a CPU) counts
- * twice: the answer will likely wait as long on its way out.
+ * it has to answer either.  While it is starved, both budgets count half.
+ * And the time from the reading of go to the start of the search (the wait
+ * for a CPU) counts twice: the answer will likely wait as long on its way
+ * out.  Neither rule applies to a fixed movetime, the GUI's own deadline.
  */
 #ifndef MORELLI_TIMEMAN_H
 #define MORELLI_TIMEMAN_H
@@ -35,6 +36,15 @@
 /* A `go` with clocks but none for the side to move: at most this long (and
  * at most a twentieth of the smallest clock given). */
 #define TIME_NO_CLOCK_MS 100
+/* Kept off a movetime besides MoveOverhead: at most this (T/50 below). */
+#define TIME_MARGIN_MAX_MS 5
+/* The share (percent) of the soft budget an iterative search plans when
+ * its best move has been stable, and the most it plans when the move keeps
+ * changing and the score falls (timeman_scale()). */
+#define TIME_SCALE_STABLE 65
+#define TIME_SCALE_MAX 250
+/* Iterations completed before stability is judged. */
+#define TIME_JUDGE_ITERATIONS 4
 /* Starvation is judged only after this much wall time since `go`. */
 #define TIME_STARVE_MIN_MS 20
 
@@ -46,6 +56,12 @@ typedef struct TimeManager {
     int64_t next_look; /* wall ms (since start) of the next look at the CPU time */
     int starved;       /* at the last look: the budgets count half */
     int64_t late_ms;   /* from go read to timeman_init(): counted twice */
+    int fixed;         /* the budget is a fixed movetime (timeman_fixed()) */
+    int scale;         /* percent of the soft budget planned (timeman_scale()) */
+    int changes;       /* recent changes of the best move, decaying */
+    int iterations;    /* iterations told through timeman_iteration() */
+    Move last_best;
+    int last_score;
 } TimeManager;
 
 /* Monotonic milliseconds (CLOCK_MONOTONIC): the time base of start_ms. */
@@ -75,6 +91,16 @@ int timeman_clock_missing(const SearchLimits *l, int side);
 /* Non-zero when a search under l ends by itself (a time budget, a depth or
  * a node limit); zero for `go infinite` and a `go` without any limit. */
 int timeman_bounded(const SearchLimits *l);
+/* Non-zero when the budget under l is a fixed movetime (tighter than any
+ * clock): it is the GUI's own deadline, used whole, quiet or loaded, so
+ * neither starvation nor a late start shortens it. */
+int timeman_fixed(const SearchLimits *l, int side, int64_t overhead_ms);
+/* The percent of the soft budget an iterative search under a clock plans,
+ * after iterations completed iterations: TIME_SCALE_STABLE when the best
+ * move stayed, more with changes (the decaying count of timeman_iteration,
+ * 100 a change) and when the score fell by fall centipawns or more since
+ * the last iteration (20: +25, 50: +50); at most TIME_SCALE_MAX.  Pure. */
+int timeman_scale(int changes, int iterations, int fall);
 /* Non-zero when a thread that got cpu_ms of CPU time in the wall_ms since
  * go was read counts as starved. */
 int timeman_starved(int64_t wall_ms, int64_t cpu_ms);
@@ -90,8 +116,13 @@ int timeman_hard_over(TimeManager *tm);
 int timeman_soft_over(TimeManager *tm, int num, int den);
 /* Whether an iterative search should start no new iteration: past num/den
  * of the soft budget, but only when the soft budget is below the hard one
- * (a clock).  A fixed movetime (soft == hard) is used whole: the iteration
- * cut by the hard limit still gives its best move so far. */
+ * (a clock), scaled by the stability of the best move (timeman_iteration).
+ * A fixed movetime (soft == hard) is used whole: the iteration cut by the
+ * hard limit still gives its best move so far. */
 int timeman_stop_iterating(TimeManager *tm, int num, int den);
+/* An iterative search completed an iteration with this best move and
+ * score (the side to move's view): sets the scale of the soft budget that
+ * timeman_stop_iterating() uses (timeman_scale()). */
+void timeman_iteration(TimeManager *tm, Move best, int score);
 
 #endif
