@@ -341,6 +341,27 @@ static void learn_lag(Session *e, SearchLimits *lim, int stm)
     }
 }
 
+/* The lateness of fixed movetimes (timeman_late_update): the answer to the
+ * last one, when it ran to its deadline, is a sample; the lateness learned
+ * is the machine's and survives uginewgame. */
+static void learn_late(Session *e, SearchLimits *lim, int stm)
+{
+    if (e->last_fixed.valid) {
+        pthread_mutex_lock(&e->out_lock);
+        int64_t own = e->answer_ms - e->last_fixed.go_ms;
+        pthread_mutex_unlock(&e->out_lock);
+        if (own >= e->last_fixed.planned)
+            e->late_ms = timeman_late_update(e->late_ms, e->last_fixed.planned, own);
+    }
+    lim->late_ms = e->late_ms;
+    int64_t overhead = search_move_overhead(e->search), soft;
+    e->last_fixed.valid = timeman_fixed(lim, stm, overhead);
+    if (e->last_fixed.valid) {
+        timeman_budget(lim, stm, overhead, &soft, &e->last_fixed.planned);
+        e->last_fixed.go_ms = e->line_ms;
+    }
+}
+
 static int cmd_go(Session *e, char **tok, int n)
 {
     if (n >= 2 && strcasecmp(tok[1], "perft") == 0) {
@@ -379,6 +400,7 @@ static int cmd_go(Session *e, char **tok, int n)
     lim.start_ms = e->line_ms;
     int stm = e->game->side_to_move(e->pos);
     learn_lag(e, &lim, stm);
+    learn_late(e, &lim, stm);
     e->job_limits = lim;
     e->job_unbounded = !timeman_bounded(&lim);
     if (timeman_clock_missing(&lim, stm)) {

@@ -363,7 +363,8 @@ static void watchdog_fixed(Session *e, int stm)
     if (e->job_kind != JOB_GO || e->answer_by < 0 ||
         !timeman_fixed(&e->job_limits, stm, search_move_overhead(e->search)))
         return;
-    int64_t last = e->job_limits.start_ms + e->job_limits.movetime - 1;
+    int64_t mt = e->job_limits.movetime < TIME_MAX_MS ? e->job_limits.movetime : TIME_MAX_MS;
+    int64_t last = e->job_limits.start_ms + mt - 1;
     if (e->answer_by > last)
         e->answer_by = last;
     e->check_at = -1;

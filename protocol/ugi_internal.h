@@ -62,6 +62,13 @@ struct Session {
         int64_t left, inc, go_ms;
     } last_clock;
     int64_t lag_ms;
+    /* The last go with a fixed movetime (timeman_late_update): when it was
+     * read and its hard budget; and the lateness learned so far. */
+    struct {
+        int valid;
+        int64_t go_ms, planned;
+    } last_fixed;
+    int64_t late_ms;
     int64_t answer_ms; /* under out_lock: time_now_ms() when the bestmove went out */
     /* Under out_lock: the job's bestmove is out; the last pv's first move. */
     int answered;

@@ -64,6 +64,8 @@ static void parse_go(char *words, SearchLimits *l)
             l->nodes = (uint64_t)n;
         else if (!strcmp(k, "lag")) /* not a go word: the learned lag */
             l->lag_ms = n;
+        else if (!strcmp(k, "late")) /* not a go word: the learned lateness */
+            l->late_ms = n;
         else
             fail_msg("unknown go word '%s'", k);
     }
@@ -118,6 +120,11 @@ static void test_table(void **state)
             int got = timeman_scale(atoi(fl[1]), atoi(fl[2]), atoi(fl[3]));
             if (got != atoi(fl[4]))
                 fail_msg("scale %s %s %s: %d, want %s", fl[1], fl[2], fl[3], got, fl[4]);
+        } else if (strcmp(fl[0], "late") == 0 && nf == 5) {
+            int64_t got = timeman_late_update(atoll(fl[1]), atoll(fl[2]), atoll(fl[3]));
+            if (got != atoll(fl[4]))
+                fail_msg("late %s %s %s: %lld, want %s", fl[1], fl[2], fl[3], (long long)got,
+                         fl[4]);
         } else if (strcmp(fl[0], "starved") == 0 && nf == 4) {
             if (!timeman_starved(atoll(fl[1]), atoll(fl[2])) != !atoi(fl[3]))
                 fail_msg("starved %s %s: the other way", fl[1], fl[2]);

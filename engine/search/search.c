@@ -70,6 +70,7 @@ void search_limits_init(SearchLimits *l)
     l->searchmoves = NULL;
     l->nsearchmoves = 0;
     l->mate = 0;
+    l->late_ms = 0;
 }
 
 Search *search_new(void)

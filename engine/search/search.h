@@ -32,6 +32,8 @@ typedef struct SearchLimits {
     const Move *searchmoves;
     int nsearchmoves;
     int mate; /* go mate N: a forced win in N moves sought, 0 = none */
+    int64_t late_ms;  /* learned: how late the answers to fixed movetimes
+                        * came out beyond their budget (timeman.h); 0 = none */
 } SearchLimits;
 
 /* The most moves go mate asks for. */

@@ -33,6 +33,15 @@ static int64_t margin_for(int64_t avail)
     return clamp(avail / 50, 1, TIME_MARGIN_MAX_MS);
 }
 
+/* A fixed movetime's budget: the margin, the overhead and what was learned
+ * of the answers' lateness (at most half of it) off. */
+static int64_t movetime_budget(const SearchLimits *l, int64_t overhead_ms)
+{
+    int64_t mt = clamp(l->movetime, 1, TIME_MAX_MS);
+    int64_t late = clamp(l->late_ms, 0, mt / 2);
+    return clamp(mt - margin_for(mt) - late - clamp(overhead_ms, 0, TIME_MAX_MS), 1, TIME_MAX_MS);
+}
+
 /* The smaller of two budgets, -1 meaning none. */
 static int64_t tighter(int64_t a, int64_t b)
 {
@@ -64,10 +73,8 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
     if (l->infinite)
         return;
     int64_t lag = clamp(overhead_ms, 0, TIME_MAX_MS);
-    if (l->movetime > 0) {
-        int64_t mt = clamp(l->movetime, 1, TIME_MAX_MS);
-        *soft = *hard = clamp(mt - margin_for(mt) - lag, 1, TIME_MAX_MS);
-    }
+    if (l->movetime > 0)
+        *soft = *hard = movetime_budget(l, lag);
     if (timeman_clock_missing(l, side)) {
         /* Somebody's clock, not ours: answer soon rather than never. */
         int64_t least = TIME_MAX_MS;
@@ -124,11 +131,19 @@ int timeman_fixed(const SearchLimits *l, int side, int64_t overhead_ms)
 {
     if (l->infinite || l->movetime <= 0)
         return 0;
-    int64_t mt = clamp(l->movetime, 1, TIME_MAX_MS);
-    int64_t own = clamp(mt - margin_for(mt) - clamp(overhead_ms, 0, TIME_MAX_MS), 1, TIME_MAX_MS);
+    int64_t own = movetime_budget(l, overhead_ms);
     int64_t soft, hard;
     timeman_budget(l, side, overhead_ms, &soft, &hard);
     return soft == own && hard == own;
+}
+
+int64_t timeman_late_update(int64_t late, int64_t planned, int64_t own_ms)
+{
+    int64_t sample = clamp(own_ms - planned, 0, TIME_LATE_MAX_MS);
+    late = clamp(late, 0, TIME_LATE_MAX_MS);
+    /* Up half the way at once, down an eighth: the late answers, not the
+     * mean, lose games. */
+    return sample > late ? late + (sample - late + 1) / 2 : late - (late - sample) / 8;
 }
 
 void timeman_init(TimeManager *tm, const SearchLimits *l, int side, int64_t overhead_ms)

@@ -43,6 +43,8 @@
  * changing and the score falls (timeman_scale()). */
 #define TIME_SCALE_STABLE 65
 #define TIME_SCALE_MAX 250
+/* A sample of the lateness of fixed movetimes counts at most this. */
+#define TIME_LATE_MAX_MS 500
 /* Iterations completed before stability is judged. */
 #define TIME_JUDGE_ITERATIONS 4
 /* Starvation is judged only after this much wall time since `go`. */
@@ -86,6 +88,13 @@ void timeman_budget(const SearchLimits *l, int side, int64_t overhead_ms, int64_
  */
 int64_t timeman_lag_update(int64_t lag, int64_t left_before, int64_t inc, int64_t left_now,
                            int64_t own_ms);
+/* The lateness learned from fixed movetimes: a search planned planned ms
+ * (its hard budget) and its bestmove went out own_ms after go was read.
+ * What it took beyond the plan (a busy machine that ran the answer late;
+ * 0..TIME_LATE_MAX_MS) is one sample: the lateness moves half the way up
+ * to a larger sample, an eighth of the way down to a smaller one.
+ * The next fixed movetime plans that much less (at most half of it).  Pure. */
+int64_t timeman_late_update(int64_t late, int64_t planned, int64_t own_ms);
 /* Non-zero when l gives clocks, but none for side. */
 int timeman_clock_missing(const SearchLimits *l, int side);
 /* Non-zero when a search under l ends by itself (a time budget, a depth or
