@@ -137,7 +137,9 @@ static void warm_up(Session *e)
     const Game *g = e->game;
     if (!g->solver || e->warm_game == g || search_busy(e))
         return;
-    if (g->result(e->pos) == RESULT_NONE && g->solver->prepare)
+    if (g->result(e->pos) != RESULT_NONE)
+        return; /* prepared at the next isready with a game under way */
+    if (g->solver->prepare)
         g->solver->prepare(e->pos);
     e->warm_game = g;
 }
@@ -225,6 +227,8 @@ static int cmd_setoption(Session *e, char **tok, int n)
         session_error(e, "%s", err);
         return UGI_ERROR;
     }
+    if (kind == 3)
+        return session_option_set(e, name, ivalue >= 0 ? value : NULL);
     if (kind == 2) {
         if (apply_option(&gs, e->search, &e->caps, name, ivalue >= 0 ? value : NULL, err,
                          sizeof err) < 0) {
@@ -244,6 +248,7 @@ static int cmd_setoption(Session *e, char **tok, int n)
     e->opt = gs.opt;
     memcpy(e->pos, pos, gs.game->pos_size);
     past_clear(&e->hist);
+    warm_up_early(e);
     return UGI_OK;
 }
 
@@ -297,7 +302,7 @@ static int cmd_perft(Session *e, char **tok, int n)
 
 /* The job's copy of the game, its options, the position and the history
  * keys, for a job of kind JOB_*: 0, or -1 when out of memory. */
-static int job_copy(Session *e, int kind)
+int job_copy(Session *e, int kind)
 {
     Key *keys = NULL;
     if (e->hist.len > 0) {
@@ -341,27 +346,6 @@ static void learn_lag(Session *e, SearchLimits *lim, int stm)
     }
 }
 
-/* The lateness of fixed movetimes (timeman_late_update): the answer to the
- * last one, when it ran to its deadline, is a sample; the lateness learned
- * is the machine's and survives uginewgame. */
-static void learn_late(Session *e, SearchLimits *lim, int stm)
-{
-    if (e->last_fixed.valid) {
-        pthread_mutex_lock(&e->out_lock);
-        int64_t own = e->answer_ms - e->last_fixed.go_ms;
-        pthread_mutex_unlock(&e->out_lock);
-        if (own >= e->last_fixed.planned)
-            e->late_ms = timeman_late_update(e->late_ms, e->last_fixed.planned, own);
-    }
-    lim->late_ms = e->late_ms;
-    int64_t overhead = search_move_overhead(e->search), soft;
-    e->last_fixed.valid = timeman_fixed(lim, stm, overhead);
-    if (e->last_fixed.valid) {
-        timeman_budget(lim, stm, overhead, &soft, &e->last_fixed.planned);
-        e->last_fixed.go_ms = e->line_ms;
-    }
-}
-
 static int cmd_go(Session *e, char **tok, int n)
 {
     if (n >= 2 && strcasecmp(tok[1], "perft") == 0) {
@@ -373,6 +357,7 @@ static int cmd_go(Session *e, char **tok, int n)
     }
     SearchLimits lim;
     char why[256];
+    int ponder = go_take_ponder(tok, &n);
     int problems = go_parse(tok, n, &lim, why, sizeof why);
     if (refuse_if_busy(e, "go"))
         return UGI_ERROR;
@@ -401,6 +386,9 @@ static int cmd_go(Session *e, char **tok, int n)
     int stm = e->game->side_to_move(e->pos);
     learn_lag(e, &lim, stm);
     learn_late(e, &lim, stm);
+    e->pondering = 0;
+    if (ponder)
+        ponder_begin(e, &lim);
     e->job_limits = lim;
     e->job_unbounded = !timeman_bounded(&lim);
     if (timeman_clock_missing(&lim, stm)) {
@@ -727,7 +715,8 @@ static int cmd_help(Session *e, char **tok, int n)
         "  uginewgame | ucinewgame        forget search memory",
         "  position startpos|fen <fen> [moves <m>...]",
         "  go [p1time p2time p1inc p2inc wtime btime winc binc movestogo",
-        "     movetime depth nodes <n>] [infinite]   search, then bestmove",
+        "     movetime depth nodes <n>] [infinite] [ponder]   search, then bestmove",
+        "  ponderhit                      the ponder move was played: search on the clock",
         "  go perft <n> | perft <n>       leaf counts per move",
         "  stop | quit                    stop the search / leave",
         "  query p1turn|gameover|result   response ...",
@@ -761,6 +750,7 @@ static const Command commands[] = {
     {"position", cmd_position},
     {"go", cmd_go},
     {"stop", cmd_stop},
+    {"ponderhit", cmd_ponderhit},
     {"quit", cmd_quit},
     {"query", cmd_query},
     {"d", cmd_d},

@@ -47,6 +47,12 @@ static int press_button(Search *s, const char *value, char *err, size_t errlen)
  * kept by the tables' module. */
 static const char *const table_path_default[] = {"auto", NULL};
 static const Option table_path = {"TablePath", OPTION_STRING, 0, 0, 0, table_path_default, NULL, 0};
+/* The protocol's own options, the session's (ponder.c, ugi_info.c). */
+const Option session_options[] = {
+    {"Ponder", OPTION_CHECK, 0, 0, 1, NULL, NULL, 0},
+    {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, NULL, NULL, 0},
+};
+const int session_option_count = (int)(sizeof session_options / sizeof session_options[0]);
 
 /* Game options first, then the searchers'. */
 int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
@@ -86,6 +92,12 @@ int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char
             return -1;
         return 2;
     }
+    const Option *po = option_find(session_options, session_option_count, name);
+    if (po) {
+        if (option_parse(po, value, 0, &num, err, errlen) != 0)
+            return -1;
+        return 3;
+    }
     snprintf(err, errlen, "unknown option '%s'", echo(name, tmp, sizeof tmp));
     return -1;
 }
@@ -107,6 +119,10 @@ void option_lines(void (*out)(void *ctx, const char *line), void *ctx)
     out(ctx, line);
     snprintf(line, sizeof line, "option name %s type button", clear_hash);
     out(ctx, line);
+    for (int i = 0; i < session_option_count; i++) {
+        option_ugi_line(&session_options[i], 0, line, sizeof line);
+        out(ctx, line);
+    }
 }
 
 /* debug on|off: the engine's extra `info string debug: ...` lines (what the

@@ -165,7 +165,8 @@ static void answer_locked(Session *e, const char *line)
     if (!e->answered) {
         e->answered = 1;
         e->answer_ms = time_now_ms();
-        e->write(e->write_ctx, line);
+        if (!e->hush) /* a ponder search that ponderhit replaced */
+            e->write(e->write_ctx, line);
     }
 }
 
@@ -196,6 +197,12 @@ static void emit_info(void *ctx, const SearchInfo *in)
             if (n > 0 && n < sizeof e->pv_move) {
                 memcpy(e->pv_move, pv, n);
                 e->pv_move[n] = '\0';
+                /* The second move: bestmove's ponder move. */
+                const char *p2 = pv[n] == ' ' ? pv + n + 1 : "";
+                size_t n2 = strcspn(p2, " ");
+                n2 = n2 < sizeof e->pv_move2 ? n2 : 0;
+                memcpy(e->pv_move2, p2, n2);
+                e->pv_move2[n2] = '\0';
             }
         }
     }
@@ -229,7 +236,11 @@ static void run_job(Session *e, char *line, size_t len)
     char text[MOVE_STR_MAX];
     game_move_str(e->job_game, e->job_pos, n > 0 ? best : MOVE_NONE, text, sizeof text);
     free(moves);
-    snprintf(line, len, "bestmove %s", text);
+    char ponder[MOVE_STR_MAX + 8];
+    pthread_mutex_lock(&e->out_lock);
+    ponder_suffix(e, text, ponder, sizeof ponder);
+    pthread_mutex_unlock(&e->out_lock);
+    snprintf(line, len, "bestmove %s%s", text, ponder);
 }
 
 /* The job in the caller: its bestmove line, its keys freed. */
@@ -334,7 +345,7 @@ static void *watchdog_main(void *arg)
         }
         /* Late: answer for the search, then let it stop. */
         e->answer_by = e->check_at = -1;
-        char line[MOVE_STR_MAX + 16], text[MOVE_STR_MAX] = "";
+        char line[2 * MOVE_STR_MAX + 24], text[MOVE_STR_MAX] = "", ponder[MOVE_STR_MAX + 8];
         pthread_mutex_lock(&e->out_lock);
         int searched = e->pv_move[0] != '\0';
         pthread_mutex_unlock(&e->out_lock);
@@ -345,7 +356,8 @@ static void *watchdog_main(void *arg)
         if (!e->pv_move[0] && !e->answered)
             e->write(e->write_ctx, "info string go: late, no iteration ended: the move best by "
                                    "the evaluation");
-        snprintf(line, sizeof line, "bestmove %s", e->pv_move[0] ? e->pv_move : text);
+        snprintf(line, sizeof line, "bestmove %s%s", e->pv_move[0] ? e->pv_move : text,
+                 e->pv_move[0] ? ponder_suffix(e, e->pv_move, ponder, sizeof ponder) : "");
         answer_locked(e, line);
         pthread_mutex_unlock(&e->out_lock);
         atomic_store(&e->stop, 1);
@@ -432,6 +444,7 @@ int job_start(Session *e)
     pthread_mutex_lock(&e->out_lock);
     e->answered = 0;
     e->pv_move[0] = '\0';
+    e->pv_move2[0] = '\0';
     pthread_mutex_unlock(&e->out_lock);
     if (e->caps.sync_search) {
         if (e->job_kind == JOB_SOLVE) {

@@ -86,6 +86,16 @@ struct Session {
 
     const Game *warm_game; /* the game whose solver tables are built */
 
+    /* ponder.c: the options Ponder and UCI_ShowWDL; a ponder search runs
+     * (go ponder) with these limits for after ponderhit; under out_lock,
+     * hush: the running job's bestmove is not printed (ponderhit replaced
+     * it), and the second move of the last pv (bestmove's ponder move). */
+    int ponder_opt, show_wdl;
+    int pondering;
+    SearchLimits ponder_limits;
+    int hush;
+    char pv_move2[MOVE_STR_MAX];
+
     /* The writer: every reply line goes to write(), under out_lock. */
     SessionWrite write;
     void *write_ctx;
@@ -129,6 +139,35 @@ int search_busy(Session *e);
  * during an unbounded one they print an error and return 1. */
 int refuse_if_busy(Session *e, const char *cmd);
 
+/* --- commands.c ------------------------------------------------------------ */
+
+/* The position, options and history into e->job_* for a job of kind. 0, or
+ * -1 when out of memory. */
+int job_copy(Session *e, int kind);
+
+/* --- ponder.c ------------------------------------------------------------- */
+
+/* Starts preparing the solver of the game just chosen, in the background. */
+void warm_up_early(Session *e);
+/* The lateness of fixed movetimes: learnt from the last answer, put in lim. */
+void learn_late(Session *e, SearchLimits *lim, int stm);
+/* Takes the word ponder out of go's words tok[1..*n); non-zero when there. */
+int go_take_ponder(char **tok, int *n);
+/* A go ponder: keeps *lim for ponderhit and makes it a search without end. */
+void ponder_begin(Session *e, SearchLimits *lim);
+/* ponderhit: the ponder search becomes a normal one under its limits,
+ * counted from now.  UGI_OK or UGI_ERROR. */
+int cmd_ponderhit(Session *e, char **tok, int n);
+/* Sets a session option (checked by apply_option(), which returned 3). */
+int session_option_set(Session *e, const char *name, const char *value);
+/* The session's own options: Ponder, UCI_ShowWDL. */
+extern const Option session_options[];
+extern const int session_option_count;
+/* " ponder <m>" for a bestmove of move when the Ponder option is on and
+ * the last pv began with move and has a second move, else "".  Call with
+ * out_lock held. */
+const char *ponder_suffix(Session *e, const char *move, char *buf, size_t len);
+
 /* --- options.c ------------------------------------------------------------ */
 
 /* What setoption changes for the game options: the game and its options. */
@@ -141,7 +180,8 @@ typedef struct GameSetting {
  * Applies "Name=Value" to a game setting (protocol options) or, for the
  * searchers' options, to search s (only when s != NULL, else only checked).
  * value NULL: none given. Returns 1 for a game option, 2 for a search
- * option, -1 on error (err filled).
+ * option, 3 for a session option (ponder.c; only checked here), -1 on
+ * error (err filled).
  */
 int apply_option(GameSetting *gs, Search *s, const SessionCaps *caps, const char *name,
                  const char *value, char *err, size_t errlen);
