@@ -186,6 +186,8 @@ static void emit_info(void *ctx, const SearchInfo *in)
     Session *e = ctx;
     char line[UGI_INFO_MAX];
     ugi_info_text(e->job_game, e->job_pos, in, line, sizeof line);
+    if (e->show_wdl)
+        ugi_info_add_wdl(e->job_game, in, line, sizeof line);
     pthread_mutex_lock(&e->out_lock);
     if (!e->answered) {
         e->write(e->write_ctx, line);

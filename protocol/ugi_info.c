@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "search/wdl.h"
+
 /* Room for the pv's text within a line. */
 #define PV_TEXT_MAX 7168
 
@@ -55,4 +57,43 @@ void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *
              " time %" PRId64 " hashfull %d%s%s",
              in->depth, in->seldepth, rank, sc, in->lowerbound ? " lowerbound" : "", in->nodes,
              in->nps, in->time_ms, in->hashfull, pv[0] ? " pv " : "", pv);
+}
+
+/* --- UCI_ShowWDL ---------------------------------------------------------- */
+
+void ugi_info_add_wdl(const Game *g, const SearchInfo *in, char *line, size_t len)
+{
+    if (in->kind == SEARCH_INFO_GAME_OVER)
+        return;
+    int w, d, l, mate = in->score_kind == SEARCH_SCORE_MATE;
+    char add[40];
+    if (in->kind == SEARCH_INFO_SOLVED) {
+        /* The exact value: a mate, a proven draw, or a proven result. */
+        w = mate || in->score > 0 ? (in->score > 0 ? 1000 : 0) : 0;
+        l = in->score < 0 ? 1000 : 0;
+        d = 1000 - w - l;
+        snprintf(add, sizeof add, " wdl %d %d %d", w, d, l);
+        size_t n = strlen(line);
+        if (n + strlen(add) < len)
+            memcpy(line + n, add, strlen(add) + 1);
+        return;
+    }
+    if (in->exact && !mate) /* a solver's value: its sign is the result */
+        wdl_of_score(g, in->score != 0, in->score == 0, in->score, &w, &d, &l);
+    else
+        wdl_of_score(g, mate, 0, in->score, &w, &d, &l);
+    snprintf(add, sizeof add, " wdl %d %d %d", w, d, l);
+    /* After "score cp N" / "score mate N". */
+    char *at = strstr(line, " score ");
+    if (!at)
+        return;
+    at += 7;
+    at += strcspn(at, " ");
+    if (*at)
+        at += 1 + strcspn(at + 1, " ");
+    size_t n = strlen(line), k = strlen(add);
+    if (n + k >= len)
+        return;
+    memmove(at + k, at, (size_t)(line + n - at) + 1);
+    memcpy(at, add, k);
 }

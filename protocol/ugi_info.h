@@ -23,5 +23,12 @@
  * The pv's moves are written each in its own position.
  */
 void ugi_info_text(const Game *g, const void *root, const SearchInfo *in, char *buf, size_t len);
+/*
+ * UCI_ShowWDL: " wdl W D L" (per mille, summing to 1000; search/wdl.h) put
+ * into the line ugi_info_text() wrote for in: after the score of an
+ * iteration's line, at the end of the solved line (exact: 1000 0 0, 0 1000
+ * 0 or 0 0 1000).  Nothing for the game-over line or when it does not fit.
+ */
+void ugi_info_add_wdl(const Game *g, const SearchInfo *in, char *line, size_t len);
 
 #endif

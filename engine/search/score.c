@@ -97,6 +97,7 @@ void search_info(const SearchCtx *c, const SearchProgress *p)
         .pv = p->pv,
         .npv = search_pv_legal(c->g, c->root, p->pv, p->npv),
         .multipv = p->multipv,
+        .exact = p->solved || p->exact,
     };
     if (!p->no_line)
         c->emit(c->ectx, &in);

@@ -233,7 +233,8 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
                                      .score = score,
                                      .nodes = 1,
                                      .pv = &best,
-                                     .npv = 1});
+                                     .npv = 1,
+                                     .exact = 1});
     if (res) {
         res->best = best;
         res->score = score;

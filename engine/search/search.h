@@ -86,6 +86,7 @@ typedef struct SearchInfo {
     const Move *pv;  /* from the root, each move legal where it is played */
     int npv;
     int multipv; /* the line's rank (1 = best) when MultiPV > 1, else 0 */
+    int exact; /* the score is the game's proven value (a solver's) */
 } SearchInfo;
 
 /* Called with each report, from the thread that runs search_go(). */

@@ -133,6 +133,7 @@ typedef struct SearchProgress {
     int multipv; /* SearchInfo.multipv */
     int solved;  /* a SEARCH_INFO_SOLVED report follows */
     int no_line; /* only that report (the progress was told already) */
+    int exact;   /* the score is proven (a solver's), no report follows */
 } SearchProgress;
 
 /* Hands the search's emit callback, when it has one, a SearchInfo of p:
