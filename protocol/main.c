@@ -182,6 +182,8 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (argc >= 2 && strcmp(argv[1], "tables") == 0)
         return tb_command(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "play") == 0)
+        return play_main(argc - 1, argv + 1);
     Session *e = session_new(stdout, NULL);
     if (!e) {
         fprintf(stderr, "morelli: cannot start the engine\n");

@@ -77,6 +77,9 @@ void session_error(Session *e, const char *fmt, ...) __attribute__((format(print
 const char *morelli_version(void);
 /* "built for ARCH by COMPILER VERSION": the second line of --version. */
 const char *morelli_build(void);
+/* `morelli play ...`: a game at the terminal (protocol/play.c); argv[0] is
+ * "play".  The exit status. */
+int play_main(int argc, char **argv);
 
 /* The bench positions embedded from bench/positions.txt (NUL-terminated). */
 const char *bench_positions_text(void);

@@ -49,8 +49,7 @@ static void test_table(void **state)
                 if (w < pw || l > pl)
                     fail_msg("%s %d: %d %d %d not monotonic", fl[1], s, w, d, l);
                 if (nw != l || nl != w)
-                    fail_msg("%s %d: %d %d %d, at %d: %d %d %d", fl[1], s, w, d, l, -s, nw, nd,
-                             nl);
+                    fail_msg("%s %d: %d %d %d, at %d: %d %d %d", fl[1], s, w, d, l, -s, nw, nd, nl);
                 pw = w;
                 pl = l;
             }
