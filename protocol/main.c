@@ -139,7 +139,7 @@ static int run_words(Session *e, int argc, char **argv)
         if (is_go) {
             int infinite = j == i + 1;
             for (int k = i; k < j; k++)
-                infinite |= strcmp(argv[k], "infinite") == 0;
+                infinite |= strcmp(argv[k], "infinite") == 0 || strcmp(argv[k], "ponder") == 0;
             if (infinite)
                 session_stop(e);
         }

@@ -29,8 +29,8 @@ typedef struct Play {
     char best[MOVE_STR_MAX]; /* the last bestmove the engine wrote */
     char moves[PLAY_MAX_PLIES][MOVE_STR_MAX];
     int nmoves;
-    int human[2];            /* per side: a person plays it */
-    int64_t movetime, depth; /* the engine's limits (0: none) */
+    int human[2];             /* per side: a person plays it */
+    int64_t movetime, depth;  /* the engine's limits (0: none) */
     int64_t clock_ms, inc_ms; /* a clock for both (clock_ms 0: none) */
     int64_t left[2];
     int flagged; /* the side that lost on time + 1, or 0 */
@@ -71,7 +71,8 @@ static int cmd(Play *p, const char *fmt, ...)
 static int set_position(Play *p)
 {
     char line[PLAY_MAX_PLIES * (MOVE_STR_MAX + 1) + 32];
-    size_t at = (size_t)snprintf(line, sizeof line, "position startpos%s", p->nmoves ? " moves" : "");
+    size_t at = (size_t)snprintf(line, sizeof line, "position startpos%s",
+                                 p->nmoves ? " moves" : "");
     for (int i = 0; i < p->nmoves && at < sizeof line; i++)
         at += (size_t)snprintf(line + at, sizeof line - at, " %s", p->moves[i]);
     return cmd(p, "%s", line);
@@ -354,8 +355,7 @@ int play_main(int argc, char **argv)
         else if (!strcmp(a, "--level") && v) {
             if (cmd(p, "setoption name Skill Level value %s", argv[++i]))
                 printf("play: --level not taken; the engine plays at full strength\n");
-        }
-        else if (!strcmp(a, "--human") && v)
+        } else if (!strcmp(a, "--human") && v)
             human = argv[++i];
         else if (!strcmp(a, "--movetime") && v && number(argv[++i], 1, 86400000, &n) == 0)
             p->movetime = n;
