@@ -31,8 +31,8 @@ typedef struct SearchLimits {
      * moves of the root), NULL for all of them. */
     const Move *searchmoves;
     int nsearchmoves;
-    int mate; /* go mate N: a forced win in N moves sought, 0 = none */
-    int64_t late_ms;  /* learned: how late the answers to fixed movetimes
+    int mate;        /* go mate N: a forced win in N moves sought, 0 = none */
+    int64_t late_ms; /* learned: how late the answers to fixed movetimes
                         * came out beyond their budget (timeman.h); 0 = none */
 } SearchLimits;
 
@@ -86,7 +86,7 @@ typedef struct SearchInfo {
     const Move *pv;  /* from the root, each move legal where it is played */
     int npv;
     int multipv; /* the line's rank (1 = best) when MultiPV > 1, else 0 */
-    int exact; /* the score is the game's proven value (a solver's) */
+    int exact;   /* the score is the game's proven value (a solver's) */
 } SearchInfo;
 
 /* Called with each report, from the thread that runs search_go(). */
