@@ -45,6 +45,7 @@
 #include "notice.h"
 #include "morris.h"
 #include "morris_internal.h"
+#include "morris_sets.h"
 #include "morris_tb.h"
 
 #define EG_MIN 3
@@ -64,15 +65,6 @@ typedef struct EgSet {
 static EgSet sets[2][2]; /* [diagonals][flying] */
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t limit_bytes, used_bytes;
-static uint32_t binom[NPTS + 1][EG_MAX + 1];
-static pthread_once_t binom_once = PTHREAD_ONCE_INIT;
-
-static void binom_init(void)
-{
-    for (int n = 0; n <= NPTS; n++)
-        for (int k = 0; k <= EG_MAX; k++)
-            binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
-}
 
 /* Whether the tables built up to piece count r (3, 4 or 5; 0 = none) hold
  * T(m,o): each side 3..4 from r = 4 on, and 5 against 3 from r = 5 on. */
@@ -83,66 +75,13 @@ static inline int eg_holds(int r, int m, int o)
 
 static inline uint64_t table_size(int m, int o)
 {
-    return (uint64_t)binom[NPTS][m] * binom[NPTS - m][o];
-}
-
-static inline uint32_t colex(uint32_t set)
-{
-    uint32_t r = 0;
-    for (int i = 1; set; set &= set - 1, i++)
-        r += binom[lsb(set)][i];
-    return r;
-}
-
-/* y's points renumbered among the points not in x. */
-static inline uint32_t squeeze(uint32_t y, uint32_t x)
-{
-    uint32_t r = 0;
-    for (; y; y &= y - 1) {
-        int q = lsb(y);
-        r |= 1u << (q - popcnt(x & ((1u << q) - 1)));
-    }
-    return r;
-}
-
-/* The inverse: bit j of yc is the j-th point not in x. */
-static inline uint32_t spread(uint32_t yc, uint32_t x)
-{
-    uint32_t r = 0, f = ALL_PTS & ~x;
-    for (; yc; yc &= yc - 1) {
-        uint32_t g = f;
-        for (int j = lsb(yc); j > 0; j--)
-            g &= g - 1;
-        r |= g & -g;
-    }
-    return r;
-}
-
-/* The k-set of colex rank r among n points. */
-static inline uint32_t unrank(uint32_t r, int k, int n)
-{
-    uint32_t s = 0;
-    for (int i = k; i > 0; i--) {
-        int c = n - 1;
-        while (binom[c][i] > r)
-            c--;
-        s |= 1u << c;
-        r -= binom[c][i];
-        n = c;
-    }
-    return s;
+    return (uint64_t)morris_binom[NPTS][m] * morris_binom[NPTS - m][o];
 }
 
 static inline uint64_t eg_index(uint32_t x, uint32_t y)
 {
-    return (uint64_t)colex(x) * binom[NPTS - popcnt(x)][popcnt(y)] + colex(squeeze(y, x));
-}
-
-/* Next set of the same size in increasing order (Gosper): colex order. */
-static inline uint32_t next_set(uint32_t v)
-{
-    uint32_t t = v | (v - 1);
-    return (t + 1) | (((~t & -~t) - 1) >> (__builtin_ctz(v) + 1));
+    return (uint64_t)set_colex(x) * morris_binom[NPTS - popcnt(x)][popcnt(y)] +
+           set_colex(set_squeeze(y, x));
 }
 
 /* What the moves of the mover x against y show: moves inside the group
@@ -214,9 +153,9 @@ static void group_init(Group *G, int s)
     int m = G->m[s], o = G->o[s], n = NPTS - m;
     uint16_t *vc = G->vc[s];
     uint64_t i = 0;
-    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = next_set(x)) {
-        for (uint32_t yc = (1u << o) - 1; yc < (1u << n); yc = next_set(yc), i++) {
-            uint32_t y = spread(yc, x);
+    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = set_next(x)) {
+        for (uint32_t yc = (1u << o) - 1; yc < (1u << n); yc = set_next(yc), i++) {
+            uint32_t y = set_spread(yc, x);
             Fwd f;
             forward(G->S, G->t, G->fly, x, y, &f);
             if (f.nmoves == 0) {
@@ -297,10 +236,10 @@ static void group_level(Group *G, int s, int k)
 {
     int m = G->m[s], o = G->o[s], n = NPTS - m;
     uint16_t *vc = G->vc[s];
-    uint32_t cy = binom[n][o];
+    uint32_t cy = morris_binom[n][o];
     uint64_t base = 0;
     const int want = k + 1;
-    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = next_set(x), base += cy) {
+    for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = set_next(x), base += cy) {
         uint16_t *v = vc + base;
         for (uint32_t j = 0; j < cy; j++) {
             if (VAL(v[j]) != want) {
@@ -308,7 +247,7 @@ static void group_level(Group *G, int s, int k)
                     continue;
                 v[j] = VC(want, 0);
             }
-            retro(G, x, spread(unrank(j, o, n), x), k);
+            retro(G, x, set_spread(set_unrank(j, o, n), x), k);
         }
     }
 }
@@ -382,7 +321,7 @@ static double now_ms(void)
 int morris_egtb_build(int diagonals, int flying, int maxp, long *positions, double *ms)
 {
     morris_ensure_tables();
-    pthread_once(&binom_once, binom_init);
+    morris_sets_init();
     if (maxp < EG_MIN || maxp > EG_MAX)
         return -1;
     EgSet *S = &sets[diagonals ? 1 : 0][flying ? 1 : 0];

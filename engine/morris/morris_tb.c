@@ -13,7 +13,7 @@
  *
  * Index of table (m, o): the mover's m-sets fall into classes under the 16
  * symmetries; a class is numbered in the order of its smallest set (as a
- * number), its representative.  cls_of[m][colex(x)] is x's class.  The
+ * number), its representative.  cls_of[m][set_colex(x)] is x's class.  The
  * index of (x, y) is class(x) * C(24 - m, o) + the colex rank of g(y) among
  * the points g(x) leaves free, where g maps x to its representative; when
  * several do (a symmetric x), the one giving the smallest g(y).  So every
@@ -29,13 +29,30 @@
 #include <string.h>
 
 #include "morris_internal.h"
+#include "morris_sets.h"
 
 static const char point_names[] = "a1d1g1b2d2f2c3d3e3a4b4c4e4f4g4c5d5e5b6d6f6a7d7g7";
 
 static uint32_t symb[TB_NSYM][3][256];
 static int sym_pt[TB_NSYM][NPTS];
-static uint64_t bn[NPTS + 1][NPTS + 1];
 static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
+
+uint64_t morris_binom[NPTS + 1][NPTS + 1];
+static pthread_once_t binom_once = PTHREAD_ONCE_INIT;
+
+static void binom_init(void)
+{
+    for (int n = 0; n <= NPTS; n++)
+        for (int k = 0; k <= NPTS; k++)
+            morris_binom[n][k] = k == 0   ? 1
+                                 : n == 0 ? 0
+                                          : morris_binom[n - 1][k - 1] + morris_binom[n - 1][k];
+}
+
+void morris_sets_init(void)
+{
+    pthread_once(&binom_once, binom_init);
+}
 
 static int point_at(int x, int y)
 {
@@ -47,9 +64,7 @@ static int point_at(int x, int y)
 
 static void sym_init(void)
 {
-    for (int n = 0; n <= NPTS; n++)
-        for (int k = 0; k <= NPTS; k++)
-            bn[n][k] = k == 0 ? 1 : n == 0 ? 0 : bn[n - 1][k - 1] + bn[n - 1][k];
+    morris_sets_init();
     for (int s = 0; s < TB_NSYM; s++) {
         for (int p = 0; p < NPTS; p++) {
             int dx = point_names[2 * p] - 'a' - 3, dy = point_names[2 * p + 1] - '1' - 3;
@@ -134,20 +149,6 @@ typedef struct Classes {
 static Classes cls[TB_MAX + 1];
 static pthread_mutex_t cls_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static inline uint32_t colex(uint32_t set)
-{
-    uint32_t r = 0;
-    for (int i = 1; set; set &= set - 1, i++)
-        r += (uint32_t)bn[lsb(set)][i];
-    return r;
-}
-
-static inline uint32_t next_set(uint32_t v)
-{
-    uint32_t t = v | (v - 1);
-    return (t + 1) | (((~t & -~t) - 1) >> (__builtin_ctz(v) + 1));
-}
-
 static const Classes *classes(int m)
 {
     Classes *c = &cls[m];
@@ -156,7 +157,7 @@ static const Classes *classes(int m)
     sym_ready();
     pthread_mutex_lock(&cls_lock);
     if (!atomic_load(&c->ready)) {
-        uint32_t total = (uint32_t)bn[NPTS][m];
+        uint32_t total = (uint32_t)morris_binom[NPTS][m];
         c->of = malloc(total * sizeof *c->of);
         c->rep = malloc(total * sizeof *c->rep);
         if (!c->of || !c->rep) {
@@ -169,7 +170,7 @@ static const Classes *classes(int m)
             abort();
         }
         uint32_t n = 0, r = 0;
-        for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = next_set(x), r++) {
+        for (uint32_t x = (1u << m) - 1; x <= ALL_PTS; x = set_next(x), r++) {
             uint32_t best = x;
             int g = 0;
             for (int s = 1; s < TB_NSYM; s++) {
@@ -185,7 +186,7 @@ static const Classes *classes(int m)
                 c->stab[n] = st;
                 c->of[r] = n++ << 4;
             } else {
-                c->of[r] = (c->of[colex(best)] & ~15u) | (uint32_t)g;
+                c->of[r] = (c->of[set_colex(best)] & ~15u) | (uint32_t)g;
             }
         }
         c->n = n;
@@ -203,41 +204,14 @@ uint64_t tb_entries(int m, int o)
 {
     if (m < 1 || m > TB_MAX || o < 0 || m + o > NPTS)
         return 0;
-    return classes(m)->n * bn[NPTS - m][o];
-}
-
-/* Bit j of yc is the j-th point not in x. */
-static inline uint32_t spread(uint32_t yc, uint32_t x)
-{
-    uint32_t r = 0, f = ALL_PTS & ~x;
-    for (; yc; yc &= yc - 1) {
-        uint32_t g = f;
-        for (int j = lsb(yc); j > 0; j--)
-            g &= g - 1;
-        r |= g & -g;
-    }
-    return r;
-}
-
-static inline uint32_t unrank(uint64_t r, int k, int n)
-{
-    uint32_t s = 0;
-    for (int i = k; i > 0; i--) {
-        int c = n - 1;
-        while (bn[c][i] > r)
-            c--;
-        s |= 1u << c;
-        r -= bn[c][i];
-        n = c;
-    }
-    return s;
+    return classes(m)->n * morris_binom[NPTS - m][o];
 }
 
 uint64_t tb_index(uint32_t x, uint32_t y)
 {
     int m = popcnt(x), o = popcnt(y);
     const Classes *c = classes(m);
-    uint32_t e = c->of[colex(x)], k = e >> 4, cx = c->rep[k], by = symf((int)(e & 15), y);
+    uint32_t e = c->of[set_colex(x)], k = e >> 4, cx = c->rep[k], by = symf((int)(e & 15), y);
     uint16_t st = c->stab[k];
     if (st != 1) /* a symmetric representative: the smallest image of y under its symmetries */
         for (uint32_t yy = by; st &= st - 1;) {
@@ -248,17 +222,17 @@ uint64_t tb_index(uint32_t x, uint32_t y)
     uint64_t r = 0;
     for (int i = 1; by; by &= by - 1, i++) {
         int q = lsb(by);
-        r += bn[q - popcnt(cx & ((1u << q) - 1))][i];
+        r += morris_binom[q - popcnt(cx & ((1u << q) - 1))][i];
     }
-    return k * bn[NPTS - m][o] + r;
+    return k * morris_binom[NPTS - m][o] + r;
 }
 
 void tb_unindex(int m, int o, uint64_t i, uint32_t *x, uint32_t *y)
 {
     const Classes *c = classes(m);
-    uint64_t cy = bn[NPTS - m][o];
+    uint64_t cy = morris_binom[NPTS - m][o];
     *x = c->rep[i / cy];
-    *y = spread(unrank(i % cy, o, NPTS - m), *x);
+    *y = set_spread(set_unrank(i % cy, o, NPTS - m), *x);
 }
 
 /* --- format ----------------------------------------------------------- */
