@@ -566,7 +566,7 @@ static int solve_by_game(Session *e)
         int known = 1;
         if (child_r != RESULT_NONE) {
             cv = units_value_back(units_result_value(child_r, me), 0);
-        } else if (game_solve(g, pos, &cv, &cb)) {
+        } else if (g->solver->solve(pos, &cv, &cb)) { /* prepared above */
             cv = units_value_back(cv, g->side_to_move(pos) != me);
         } else {
             known = 0;
