@@ -66,7 +66,10 @@ const Levels = (() => {
   function limit() { return current().limit; }
   function bound() { return current().limit ? 60000 : 0; }
 
-  return { init, limit, bound, lines: () => current().lines };
+  /* Analysis thinks at full strength, whatever level the game is set to. */
+  function full() { return levels.length ? levels[levels.length - 1].lines : []; }
+
+  return { init, limit, bound, lines: () => current().lines, full };
 })();
 
 function levelLines() { return Levels.lines(); }
@@ -102,7 +105,9 @@ const Analysis = (() => {
       start();
       render();
     } else {
-      if (multipv) await engine.send(["setoption name MultiPV value 1"]).catch(() => {});
+      /* back to one line and the game's level */
+      const back = (multipv ? ["setoption name MultiPV value 1"] : []).concat(levelLines());
+      if (back.length) await engine.send(back).catch(() => {});
       S.gen++;
       await refresh();
     }
@@ -120,6 +125,7 @@ const Analysis = (() => {
           lines = [];
           t = 250;
           linesGen = gen;
+          pre.push(...Levels.full());
           if (multipv) pre.push(`setoption name MultiPV value ${clampInput($("lines-n"))}`);
           if (wdl) pre.push("setoption name UCI_ShowWDL value true");
           draw();

@@ -36,7 +36,7 @@ class MorelliWasm {
   view() { return new DataView(this.exports.memory.buffer); }
 
   imports() {
-    const ENOSYS = 52, ESPIPE = 70, EBADF = 8;
+    const ENOSYS = 52, ESPIPE = 70, EBADF = 8, ENOENT = 44;
     const now = (id) => (id === 0 ? Date.now() * 1e6 : performance.now() * 1e6);
     return {
       fd_write: (fd, iovs, n, nwritten) => {
@@ -65,6 +65,18 @@ class MorelliWasm {
         return 0;
       },
       fd_seek: () => ESPIPE,
+      /* No environment (TablePath's default finds no folder) and no
+       * preopened folders: every file the engine would open is absent. */
+      environ_sizes_get: (count, size) => {
+        const v = this.view();
+        v.setUint32(count, 0, true);
+        v.setUint32(size, 0, true);
+        return 0;
+      },
+      environ_get: () => 0,
+      fd_prestat_get: () => EBADF,
+      fd_prestat_dir_name: () => EBADF,
+      path_filestat_get: () => ENOENT,
       fd_close: () => 0,
       poll_oneoff: () => ENOSYS,
       proc_exit: (code) => { throw new Error("the engine exited with status " + code); },

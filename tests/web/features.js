@@ -108,8 +108,8 @@ module.exports = (t) => {
     await page.close();
   }
 
-  /* Levels: the page's own (no strength option on this engine), and those
-   * it makes of `Skill Level` or `UCI_Elo` when the engine lists them. */
+  /* Levels: those the page makes of this engine's `UCI_Elo`, and of
+   * `Skill Level`, another engine's `UCI_Elo` or no strength option at all. */
   async function levels(browser) {
     const page = await open(browser, "game=morelli&opt-BoardSize=9&p1=human&p2=engine");
     const names = () => page.$$eval("#level option", (o) => o.map((x) => x.textContent).join("|"));
@@ -118,9 +118,11 @@ module.exports = (t) => {
     await clickMove(page, (await state(page)).legal[0]);
     await idle(page, 2);
     const go = await page.evaluate(() => window.morelliPage.lastGo);
-    check(/ depth 1$/.test(go), `Beginner searches depth 1 (${go})`);
-    for (const k of ["skill", "elo"]) {
-      await page.evaluate((l) => Levels.init(l.split("|")), DATA[k + "-ugi"]);
+    const mine = await page.evaluate(() => levelLines());
+    check(!/ (depth|nodes) /.test(go + " ") && mine.join("|") === DATA["beginner-lines"],
+      `Beginner plays at the engine's lowest Elo (${mine}; ${go})`);
+    for (const k of ["none", "skill", "elo"]) {
+      await page.evaluate((l) => Levels.init(l ? l.split("|") : []), DATA[k + "-ugi"] || "");
       check(await names() === DATA[k + "-levels"], `levels from ${k} (${await names()})`);
     }
     await page.selectOption("#level", "beginner");
@@ -139,9 +141,9 @@ module.exports = (t) => {
     for (let i = 0; i < 3; i++) await clickMove(page, (await state(page)).legal[rand(20)]);
     const game = (await state(page)).moves;
     await page.check("#analyse");
-    check(!(await page.isVisible("#lines-n-box")), "no MultiPV on this engine: one line, no line count");
+    check(await page.isVisible("#lines-n-box"), "the engine lists MultiPV: a line count to choose");
     await page.waitForSelector("#lines .line button");
-    check(/^Win chance for (Black|White): \d+%$/.test(await page.textContent("#winchance")), `win chance shown (${await page.textContent("#winchance")})`);
+    check(/^Win chance for (Black|White): \d+% \(WDL\)$/.test(await page.textContent("#winchance")), `win chance from the engine's WDL (${await page.textContent("#winchance")})`);
     const mover = (await page.textContent("#winchance")).match(/for (\w+)/)[1];
     await t.docShot(page, "analysis");
     await page.selectOption("#persp", "p1");
@@ -170,7 +172,7 @@ module.exports = (t) => {
     /* The full path: MultiPV lines with WDL, as such an engine prints them. */
     await page.evaluate((ls) => { for (const l of ls.split("|")) Analysis.info(l, window.morelliPage.gen, -1); }, DATA["wdl-info"]);
     await page.selectOption("#persp", "mover");
-    check(await page.$$eval("#lines .line", (e) => e.length) === 2, "two MultiPV lines shown");
+    check(await page.$$eval("#lines .line", (e) => e.length) === 2, `two MultiPV lines shown (${await page.$$eval("#lines .line", (e) => e.map((x) => x.textContent).join(" / "))})`);
     check((await page.textContent("#winchance")).endsWith(DATA["wdl-chance"]), `win chance from WDL (${await page.textContent("#winchance")})`);
     await page.click('#move-list li[data-ply="1"]');
     await idle(page);
