@@ -58,19 +58,8 @@ void search_threads_short(Search *s, int started, int wanted)
 
 void search_limits_init(SearchLimits *l)
 {
-    l->time[0] = l->time[1] = -1;
-    l->inc[0] = l->inc[1] = 0;
-    l->movestogo = 0;
-    l->movetime = 0;
-    l->depth = 0;
-    l->nodes = 0;
-    l->infinite = 0;
-    l->start_ms = 0;
-    l->lag_ms = 0;
-    l->searchmoves = NULL;
-    l->nsearchmoves = 0;
-    l->mate = 0;
-    l->late_ms = 0;
+    /* no clock (-1) for either side, every other limit off */
+    *l = (SearchLimits){.time = {-1, -1}};
 }
 
 Search *search_new(void)
