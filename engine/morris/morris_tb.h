@@ -120,7 +120,13 @@ typedef struct TbBuildOpts {
     int quiet;      /* no progress lines */
     uint64_t limit; /* bytes the build may take (0: the memory available) */
     int max_total;  /* most pieces on the board in all (0: no bound) */
+    uint64_t only;  /* the groups to build, TB_GROUP_BIT of each (0: all) */
 } TbBuildOpts;
+
+/* The bit of group {m v o, o v m} (3 <= m, o <= TB_MAX) in TbBuildOpts.only. */
+#define TB_GROUP_BIT(m, o)                                                 \
+    (1ULL << ((((m) < (o) ? (m) : (o)) - TB_MIN) * (TB_MAX - TB_MIN + 1) + \
+              ((m) < (o) ? (o) : (m)) - TB_MIN))
 
 /* Builds every class missing from dir; 0, or -1 with the reason said. */
 int tb_build(const TbBuildOpts *o);

@@ -394,7 +394,8 @@ int tb_build(const TbBuildOpts *op)
             for (int m = TB_MIN;
                  m <= op->upto && (op->diag_mask >> d & 1) && (op->fly_mask >> f & 1); m++)
                 for (int o = TB_MIN; o <= op->upto; o++)
-                    if (!op->max_total || m + o <= op->max_total)
+                    if ((!op->max_total || m + o <= op->max_total) &&
+                        (!op->only || (op->only & TB_GROUP_BIT(m, o))))
                         left_pos += (double)tb_entries(m, o);
     for (int d = 0; d < 2; d++)
         for (int f = 0; f < 2; f++) {
@@ -404,7 +405,7 @@ int tb_build(const TbBuildOpts *op)
             for (int total = 2 * TB_MIN; total <= top; total++)
                 for (int m = TB_MIN; 2 * m <= total; m++) {
                     int o = total - m;
-                    if (o > op->upto)
+                    if (o > op->upto || (op->only && !(op->only & TB_GROUP_BIT(m, o))))
                         continue;
                     double pos = (double)tb_entries(m, o) + (m == o ? 0 : (double)tb_entries(o, m));
                     double secs = 0;

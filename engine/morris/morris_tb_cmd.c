@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static int bool_mask(const char *v, int *mask)
@@ -27,10 +29,13 @@ static int bool_mask(const char *v, int *mask)
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: morelli tables build [--upto 3..%d] [--dir D] [--threads N] "
-            "[--diagonals true|false|both] [--flying true|false|both] [--quiet]\n"
-            "       morelli tables info FILE...\n",
-            TB_MAX);
+            "usage: morelli tables build [--upto 3..%d] [--only GROUP[,GROUP...]] [--dir D] "
+            "[--threads N] [--diagonals true|false|both] [--flying true|false|both] [--quiet]\n"
+            "       morelli tables plan [--upto 3..%d] [--only GROUP[,GROUP...]] [--dir D] "
+            "[--diagonals true|false|both] [--flying true|false|both]\n"
+            "       morelli tables info FILE...\n"
+            "GROUP: 4v5 (or 5v4, 4v5+5v4): the classes 4v5 and 5v4\n",
+            TB_MAX, TB_MAX);
     return 2;
 }
 
@@ -64,47 +69,370 @@ static int info(int argc, char **argv)
     return rc;
 }
 
+/* --- the plan: the groups in build order ------------------------------- */
+
+/* A group {m v o, o v m} (m <= o) of an option set, in wave m + o - 5: the
+ * groups of one total of pieces read only classes of fewer pieces, so the
+ * groups of a wave are independent of each other. */
+typedef struct PlanGroup {
+    int wave, d, f, m, o;
+} PlanGroup;
+
+#define PLAN_MAX (4 * (TB_MAX - TB_MIN + 1) * (TB_MAX - TB_MIN + 1))
+
+typedef struct Plan {
+    char dir[4096];
+    int upto, threads, diag_mask, fly_mask, quiet, has_dir;
+    uint64_t only;
+    int n;
+    PlanGroup g[PLAN_MAX];
+} Plan;
+
+static const char *tf(int b)
+{
+    return b ? "true" : "false";
+}
+
+static uint64_t group_entries(int m, int o)
+{
+    return tb_entries(m, o) + (m == o ? 0 : tb_entries(o, m));
+}
+
+/* The builder's memory for a group: a 2-byte word an entry
+ * (morris_tb_build.c); the bytes of a file: the header and a byte an entry
+ * (the builder writes TB_ENC_DTM8). */
+static uint64_t group_memory(int m, int o)
+{
+    return group_entries(m, o) * sizeof(uint16_t);
+}
+
+static uint64_t file_bytes(int m, int o)
+{
+    return TB_HEADER_BYTES + tb_entries(m, o);
+}
+
+static void plan_fill(Plan *p)
+{
+    p->n = 0;
+    for (int total = 2 * TB_MIN; total <= 2 * p->upto; total++)
+        for (int d = 0; d < 2; d++)
+            for (int f = 0; f < 2; f++)
+                for (int m = TB_MIN;
+                     2 * m <= total && (p->diag_mask >> d & 1) && (p->fly_mask >> f & 1); m++) {
+                    int o = total - m;
+                    if (o > p->upto || (p->only && !(p->only & TB_GROUP_BIT(m, o))))
+                        continue;
+                    p->g[p->n++] = (PlanGroup){total - 2 * TB_MIN + 1, d, f, m, o};
+                }
+}
+
+/* The classes the captures of group g read: (o - 1, m) and (m - 1, o), those
+ * with 3 pieces a side at least (a capture from 3 ends the game); 0..2 of
+ * them into r[][2]. */
+static int group_reads(const PlanGroup *g, int r[2][2])
+{
+    int n = 0;
+    if (g->o - 1 >= TB_MIN)
+        r[n][0] = g->o - 1, r[n][1] = g->m, n++;
+    if (g->m != g->o && g->m - 1 >= TB_MIN)
+        r[n][0] = g->m - 1, r[n][1] = g->o, n++;
+    return n;
+}
+
+/* Whether the plan builds class (m, o) of (d, f). */
+static int plan_builds(const Plan *p, int d, int f, int m, int o)
+{
+    for (int i = 0; i < p->n; i++) {
+        const PlanGroup *g = &p->g[i];
+        if (g->d == d && g->f == f && ((g->m == m && g->o == o) || (g->m == o && g->o == m)))
+            return 1;
+    }
+    return 0;
+}
+
+static void file_path(const char *dir, int d, int f, int m, int o, char *buf, size_t len)
+{
+    char name[64];
+    tb_file_name(d, f, m, o, name, sizeof name);
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Whether the file of class (m, o) in dir has the size of a whole file (its
+ * checksum is the builder's to check). */
+static int file_there(const char *dir, int d, int f, int m, int o)
+{
+    char file[4200];
+    struct stat st;
+    file_path(dir, d, f, m, o, file, sizeof file);
+    return stat(file, &st) == 0 && (uint64_t)st.st_size == file_bytes(m, o);
+}
+
+/* "812 MB", "8.6 GB" */
+static const char *size_str(uint64_t b, char *buf, size_t len)
+{
+    if (b < (1ULL << 30))
+        snprintf(buf, len, "%llu MB", (unsigned long long)((b + (1 << 20) - 1) >> 20));
+    else
+        snprintf(buf, len, "%.1f GB", (double)b / (1ULL << 30));
+    return buf;
+}
+
+/* Bytes of memory available (MemAvailable), or 0 when unknown. */
+static uint64_t mem_available(void)
+{
+    FILE *fp = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb = 0;
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return (uint64_t)kb * 1024;
+}
+
+/* The disk and the memory what is left of the plan needs, against what
+ * the directory and the machine have: said on one line (to out, or when
+ * it does not fit, to stderr with "not built"); 0 fits, -1 does not.
+ * with_mem: the memory must fit too (a build; a plan is made on a machine
+ * that need not be the one that builds). */
+static int plan_check(const Plan *p, FILE *out, const char *lead, int with_mem)
+{
+    uint64_t disk = 0, there = 0, mem = 0;
+    const PlanGroup *big = NULL;
+    for (int i = 0; i < p->n; i++) {
+        const PlanGroup *g = &p->g[i];
+        int left = 0;
+        for (int s = 0; s < (g->m == g->o ? 1 : 2); s++) {
+            int a = s ? g->o : g->m, b = s ? g->m : g->o;
+            if (file_there(p->dir, g->d, g->f, a, b))
+                there += file_bytes(a, b);
+            else
+                disk += file_bytes(a, b), left = 1;
+        }
+        if (left && group_memory(g->m, g->o) > mem)
+            mem = group_memory(g->m, g->o), big = g;
+    }
+    /* The file system of dir, or of its nearest ancestor (a plan's dir
+     * need not exist yet). */
+    struct statvfs vf;
+    char at[4096];
+    snprintf(at, sizeof at, "%s", p->dir);
+    int st;
+    while ((st = statvfs(at, &vf)) != 0) {
+        char *slash = strrchr(at, '/');
+        if (!slash) {
+            st = statvfs(".", &vf);
+            break;
+        }
+        if (slash == at && !at[1])
+            break;
+        slash[slash == at] = 0;
+    }
+    uint64_t free_b = st == 0 ? (uint64_t)vf.f_bavail * vf.f_frsize : 0;
+    uint64_t avail = mem_available();
+    int fits = disk <= free_b && (!with_mem || !avail || mem <= avail);
+    if (fits && !out)
+        return 0;
+    char a[32], b[32], c[32], e[32], v[32], big_s[48] = "";
+    if (big)
+        snprintf(big_s, sizeof big_s, " (%dv%d)", big->m, big->o);
+    fprintf(fits ? out : stderr,
+            "%sneeds %s of disk in %s, %s free (%s written already); %s of memory%s, "
+            "%s available%s\n",
+            fits ? lead : "tables: ", size_str(disk, a, sizeof a), p->dir,
+            size_str(free_b, b, sizeof b), size_str(there, c, sizeof c), size_str(mem, e, sizeof e),
+            big_s, avail ? size_str(avail, v, sizeof v) : "unknown",
+            fits       ? ""
+            : with_mem ? "; not built"
+                       : "; not enough disk");
+    return fits ? 0 : -1;
+}
+
+static int plan_print(Plan *p)
+{
+    printf("# wave group diagonals flying entries memory disk reads\n");
+    uint64_t entries = 0, disk = 0, peak = 0, w_entries = 0, w_disk = 0, w_mem = 0;
+    int waves = 0, w_groups = 0;
+    for (int i = 0; i < p->n; i++) {
+        const PlanGroup *g = &p->g[i];
+        char cls[16], reads[32] = "-";
+        snprintf(cls, sizeof cls, g->m == g->o ? "%dv%d" : "%dv%d+%dv%d", g->m, g->o, g->o, g->m);
+        int r[2][2], nr = group_reads(g, r);
+        for (int k = 0; k < nr; k++)
+            snprintf(reads + (k ? strlen(reads) : 0), sizeof reads - (k ? strlen(reads) : 0),
+                     "%s%dv%d", k ? "," : "", r[k][0], r[k][1]);
+        uint64_t bytes = file_bytes(g->m, g->o) + (g->m == g->o ? 0 : file_bytes(g->o, g->m));
+        printf("%d %s %s %s %llu %llu %llu %s\n", g->wave, cls, tf(g->d), tf(g->f),
+               (unsigned long long)group_entries(g->m, g->o),
+               (unsigned long long)group_memory(g->m, g->o), (unsigned long long)bytes, reads);
+        entries += group_entries(g->m, g->o);
+        disk += bytes;
+        if (group_memory(g->m, g->o) > peak)
+            peak = group_memory(g->m, g->o);
+        w_groups++, w_entries += group_entries(g->m, g->o), w_disk += bytes;
+        w_mem += group_memory(g->m, g->o);
+        if (i + 1 == p->n || p->g[i + 1].wave != g->wave) {
+            char a[32], b[32];
+            printf("# wave %d: %d group%s, %llu entries, %s on disk, %s of memory all at once\n",
+                   g->wave, w_groups, w_groups > 1 ? "s" : "", (unsigned long long)w_entries,
+                   size_str(w_disk, a, sizeof a), size_str(w_mem, b, sizeof b));
+            waves++, w_groups = 0, w_entries = w_disk = w_mem = 0;
+        }
+    }
+    char a[32], b[32];
+    printf("# %d groups in %d waves: %llu entries, %s on disk; %s of memory one group at a "
+           "time\n",
+           p->n, waves, (unsigned long long)entries, size_str(disk, a, sizeof a),
+           size_str(peak, b, sizeof b));
+    if (!p->has_dir)
+        return 0;
+    return plan_check(p, stdout, "# ", 0) == 0 ? 0 : 1;
+}
+
+/* "4v5", "5v4" or "4v5+5v4", separated by commas, into p->only; the most
+ * pieces a side named into p->upto. */
+static int parse_only(const char *v, Plan *p)
+{
+    p->upto = TB_MIN;
+    while (*v) {
+        int m, o, m2, o2, n = 0, n2 = 0;
+        if (sscanf(v, "%1dv%1d%n", &m, &o, &n) != 2 || n != 3)
+            return -1;
+        v += n;
+        if (*v == '+') {
+            if (sscanf(v, "+%1dv%1d%n", &m2, &o2, &n2) != 2 || n2 != 4 || m2 != o || o2 != m)
+                return -1;
+            v += n2;
+        }
+        if (m < TB_MIN || m > TB_MAX || o < TB_MIN || o > TB_MAX || (*v && *v != ','))
+            return -1;
+        if (*v)
+            v++;
+        p->only |= TB_GROUP_BIT(m, o);
+        p->upto = m > p->upto ? m : p->upto;
+        p->upto = o > p->upto ? o : p->upto;
+    }
+    return p->only ? 0 : -1;
+}
+
+/* The classes the plan's captures read and it does not build itself, each
+ * mapped from dir or else from TablePath; the missing ones said on one
+ * line.  0, or -1. */
+static int plan_reads_present(const Plan *p)
+{
+    char missing[2048] = "", path[8192], file[4200];
+    int nmiss = 0;
+    tb_get_path(path, sizeof path);
+    for (int i = 0; i < p->n; i++) {
+        const PlanGroup *g = &p->g[i];
+        int r[2][2], nr = group_reads(g, r), d = g->d, f = g->f;
+        if (file_there(p->dir, d, f, g->m, g->o) && file_there(p->dir, d, f, g->o, g->m))
+            continue; /* built already: reads nothing */
+        for (int k = 0; k < nr; k++) {
+            int m = r[k][0], o = r[k][1], ok = 0;
+            if (plan_builds(p, d, f, m, o) || tb_have(d, f, m, o))
+                continue;
+            file_path(p->dir, d, f, m, o, file, sizeof file);
+            ok = access(file, F_OK) == 0 && tb_open_file(file, d, f, m, o) == 0;
+            for (const char *q = path; !ok && *q;) {
+                size_t n = strcspn(q, ":");
+                if (n) {
+                    char dir[4096];
+                    snprintf(dir, sizeof dir, "%.*s",
+                             (int)(n < sizeof dir - 1 ? n : sizeof dir - 1), q);
+                    file_path(dir, d, f, m, o, file, sizeof file);
+                    ok = access(file, F_OK) == 0 && tb_open_file(file, d, f, m, o) == 0;
+                }
+                q += n + (q[n] == ':');
+            }
+            if (!ok) {
+                char name[64];
+                tb_file_name(d, f, m, o, name, sizeof name);
+                size_t len = strlen(missing);
+                if (!strstr(missing, name))
+                    snprintf(missing + len, sizeof missing - len, "%s%s (read by %dv%d)",
+                             nmiss++ ? ", " : "", name, g->m, g->o);
+            }
+        }
+    }
+    if (!nmiss)
+        return 0;
+    fprintf(stderr,
+            "tables: missing %s: neither in %s nor on TablePath; build the smaller groups "
+            "first; not built\n",
+            missing, p->dir);
+    return -1;
+}
+
+static int build(Plan *p)
+{
+    if (!p->dir[0] && tb_writable_dir(p->dir, sizeof p->dir) != 0) {
+        fprintf(stderr, "tables: no directory to write to (--dir, or TablePath's default)\n");
+        return 1;
+    }
+    (void)tb_make_dirs(p->dir);
+    if (access(p->dir, W_OK) != 0) {
+        fprintf(stderr, "tables: cannot write to %s: %s\n", p->dir, strerror(errno));
+        return 1;
+    }
+    plan_fill(p);
+    if (!p->quiet)
+        printf("tables: %d group%s up to %d a side into %s, %d thread%s\n", p->n,
+               p->n == 1 ? "" : "s", p->upto, p->dir, p->threads, p->threads == 1 ? "" : "s");
+    if (plan_reads_present(p) != 0 || plan_check(p, p->quiet ? NULL : stdout, "tables: ", 1) != 0)
+        return 1;
+    TbBuildOpts o = {.dir = p->dir,
+                     .upto = p->upto,
+                     .threads = p->threads,
+                     .encoding = TB_ENC_DTM8,
+                     .diag_mask = p->diag_mask,
+                     .fly_mask = p->fly_mask,
+                     .quiet = p->quiet,
+                     .only = p->only};
+    return tb_build(&o) == 0 ? 0 : 1;
+}
+
 int tb_command(int argc, char **argv)
 {
     if (argc >= 1 && strcmp(argv[0], "info") == 0)
         return info(argc - 1, argv + 1);
-    if (argc < 1 || strcmp(argv[0], "build") != 0)
+    if (argc < 1 || (strcmp(argv[0], "build") != 0 && strcmp(argv[0], "plan") != 0))
         return usage();
-    char dir[4096] = "";
+    int is_plan = strcmp(argv[0], "plan") == 0, upto = 6, only = 0;
+    static Plan p;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
-    TbBuildOpts o = {dir, 6, nproc > 0 ? (int)nproc : 1, TB_ENC_DTM8, 3, 3, 0, 0, 0};
+    memset(&p, 0, sizeof p);
+    p.threads = nproc > 0 ? (int)nproc : 1;
+    p.diag_mask = p.fly_mask = 3;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quiet") == 0) {
-            o.quiet = 1;
+        if (strcmp(a, "--quiet") == 0 && !is_plan) {
+            p.quiet = 1;
             continue;
         }
         if (!v)
             return usage();
         i++;
         if (strcmp(a, "--upto") == 0 && atoi(v) >= TB_MIN && atoi(v) <= TB_MAX)
-            o.upto = atoi(v);
-        else if (strcmp(a, "--threads") == 0 && atoi(v) >= 1 && atoi(v) <= 64)
-            o.threads = atoi(v);
+            upto = atoi(v);
+        else if (strcmp(a, "--only") == 0 && !only && parse_only(v, &p) == 0)
+            only = 1;
+        else if (strcmp(a, "--threads") == 0 && !is_plan && atoi(v) >= 1 && atoi(v) <= 64)
+            p.threads = atoi(v);
         else if (strcmp(a, "--dir") == 0 && *v)
-            snprintf(dir, sizeof dir, "%s", v);
-        else if (strcmp(a, "--diagonals") == 0 && bool_mask(v, &o.diag_mask) == 0)
+            snprintf(p.dir, sizeof p.dir, "%s", v), p.has_dir = 1;
+        else if (strcmp(a, "--diagonals") == 0 && bool_mask(v, &p.diag_mask) == 0)
             ;
-        else if (strcmp(a, "--flying") == 0 && bool_mask(v, &o.fly_mask) == 0)
+        else if (strcmp(a, "--flying") == 0 && bool_mask(v, &p.fly_mask) == 0)
             ;
         else
             return usage();
     }
-    if (!dir[0] && tb_writable_dir(dir, sizeof dir) != 0) {
-        fprintf(stderr, "tables: no directory to write to (--dir, or TablePath's default)\n");
-        return 1;
-    }
-    (void)tb_make_dirs(dir);
-    if (access(dir, W_OK) != 0) {
-        fprintf(stderr, "tables: cannot write to %s: %s\n", dir, strerror(errno));
-        return 1;
-    }
-    if (!o.quiet)
-        printf("tables: up to %d a side into %s, %d threads\n", o.upto, dir, o.threads);
-    return tb_build(&o) == 0 ? 0 : 1;
+    if (!only)
+        p.upto = upto;
+    if (!is_plan)
+        return build(&p);
+    plan_fill(&p);
+    return plan_print(&p);
 }
