@@ -10,6 +10,8 @@
 #   make tsan       searches (Threads=2, 4) and a match (concurrency 2) under ThreadSanitizer
 #   make tables     Morris endgame table files up to 6 a side (docs/tables.md)
 #   make test-tables  those files checked, all option sets (long)
+#   make tables-full  the standard set's files up to 9 a side (hours; docs/tables.md)
+#   make test-tables-tasks  tables built as GNU parallel and Slurm tasks, checked
 #   make bench-check  the bench signature against bench/signature.txt
 #   make bench      speed table (perft, search, playouts)
 #   make run        a short engine-vs-engine game on the terminal
@@ -392,12 +394,24 @@ TABLES_UPTO ?= 6
 tables: build/morelli
 	build/morelli tables build --upto $(TABLES_UPTO)
 
+# `make tables-full`: the standard set (Diagonals=false Flying=true), every
+# class up to 9 a side, into TablePath's default directory or TABLES_DIR
+# (resumable; `build/morelli tables plan --upto 9 --diagonals false --flying
+# true` says its disk and memory).  `make test-tables-tasks` builds small
+# classes as GNU parallel tasks and, as root with Slurm installed, as Slurm
+# job arrays, and compares them with one plain build (tests/tables_tasks.sh).
+tables-full: build/morelli
+	build/morelli tables build --upto 9 --diagonals false --flying true $(if $(TABLES_DIR),--dir $(TABLES_DIR))
+
+test-tables-tasks: build/morelli
+	@sh tests/tables_tasks.sh
+
 test-tables:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh "make test-tables"
 	@$(MAKE) --no-print-directory build/test/bin/test_tables_long
 	@MORELLI_TABLES= TABLES_SETS=all TABLES_UPTO=$(TABLES_UPTO) TEST_VERBOSE=1 \
 		sh tests/run.sh build/test/bin/test_tables_long
-.PHONY: tables test-tables
+.PHONY: tables test-tables tables-full test-tables-tasks
 
 # The bench signature (nodes of `build/morelli bench`) against the number
 # recorded in bench/signature.txt; a change that alters the search on purpose
