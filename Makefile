@@ -456,7 +456,7 @@ WEB_SRC   := $(filter-out protocol/bench_data.c,$(filter engine/% protocol/%,$(L
 WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o
 WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html protocol/web/*.css protocol/web/*.js)))
 
-web: web-tools build/web/morelli.wasm $(WEB_FILES)
+web: web-tools build/web/morelli.wasm $(WEB_FILES) build/web/tables/tables.txt
 
 # Every wasm compile and the link wait for the toolchain (order-only), so a
 # parallel make on a machine without it installs it first.
@@ -482,6 +482,23 @@ build/web/obj/bench_data.o: build/web/obj/bench_data.c | web-tools
 build/web/morelli.wasm: $(WEB_OBJ) | web-tools
 	$(call brief,LD,$@)
 	$(Q)$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all
+
+# The Morris endgame tables the page loads (docs/web.md): the classes of 3
+# to WEB_TB_UPTO pieces a side (and at most WEB_TB_TOTAL on the board) of
+# every option set, two bits an entry, gzipped, and their list tables.txt.
+# build/web-tables/ keeps the byte-an-entry files they are made from; both
+# are made once (build/tbpack: protocol/web/tbpack_main.c).
+WEB_TB_UPTO  ?= 4
+WEB_TB_TOTAL ?= 8
+build/tbpack: build/obj/protocol/web/tbpack_main.o $(filter build/obj/engine/%,$(REL_OBJ))
+	$(call brief,LD,$@)
+	$(Q)$(CC) $(RELEASE) $(PGO_USE) $(CFLAGS) $^ -o $@ $(LDLIBS) $(LDFLAGS)
+
+build/web/tables/tables.txt: build/tbpack
+	$(call brief,GEN,build/web/tables)
+	$(Q)rm -rf build/web/tables && build/tbpack --upto $(WEB_TB_UPTO) --total $(WEB_TB_TOTAL) \
+		--threads $(NPROC) --diagonals both --flying both build/web-tables build/web/tables
+	$(Q)cd build/web/tables && gzip -9 -n *.mtb && ls *.mtb.gz > tables.txt
 
 build/web/%: protocol/web/%
 	@mkdir -p $(dir $@)
