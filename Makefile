@@ -17,7 +17,7 @@
 #   make run        a short engine-vs-engine game on the terminal
 #   make doccheck   runs the commands README.md and docs/ show, as written
 #   make tools      the tuning tools: build/eval_tune, build/search_tune
-#   make web        the page in build/web/ (engine in WebAssembly; docs/web.md)
+#   make web        the page in build/web/ (engine in WebAssembly, Morris tables; docs/web.md)
 #   make web-serve  serve it on http://127.0.0.1:8000/
 #   make test-web   play the page in Debian's chromium (tests/web/)
 #   make format-check  the C sources against .clang-format; make format rewrites them
@@ -451,8 +451,9 @@ WEB_CC    ?= clang
 WEB_PORT  ?= 8000
 WEB_FLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -Iprotocol/web/compat \
              -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN) $(VERSION_DEF)
-WEB_SRC   := $(filter-out protocol/bench_data.c,$(filter engine/% protocol/%,$(LIB_SRC))) \
-             protocol/web/wasm_main.c
+# protocol/web/tb_files_web.c compiles the engine's table files for the module.
+WEB_SRC   := $(filter-out protocol/bench_data.c engine/morris/morris_tb_files.c,$(filter engine/% \
+             protocol/%,$(LIB_SRC))) protocol/web/wasm_main.c
 WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o
 WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html protocol/web/*.css protocol/web/*.js)))
 
@@ -481,7 +482,8 @@ build/web/obj/bench_data.o: build/web/obj/bench_data.c | web-tools
 
 build/web/morelli.wasm: $(WEB_OBJ) | web-tools
 	$(call brief,LD,$@)
-	$(Q)$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all
+	$(Q)$(WEB_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -O3 $^ -o $@ -Wl,--strip-all \
+		-lwasi-emulated-mman -lwasi-emulated-getpid
 
 # The Morris endgame tables the page loads (docs/web.md): the classes of 3
 # to WEB_TB_UPTO pieces a side (and at most WEB_TB_TOTAL on the board) of

@@ -123,6 +123,7 @@ function showGameOptions() {
 async function resync() {
   if (!S.applied) return;
   await engine.send(optionLines(S.applied).concat(["isready", positionLine()]));
+  Tables.want(S.applied);
 }
 
 /* Starts the line `moves` from `start` ("startpos" or "fen ...") under
@@ -153,6 +154,7 @@ async function setGame(want, start, moves) {
   S.last = moves.length ? squaresOf(moves[moves.length - 1]) : [];
   S.changed = [];
   S.cells = {};
+  Tables.want(want);
   $("p1").previousSibling.textContent = `First player (${sideColour("p1")}) `;
   $("p2").previousSibling.textContent = `Second player (${sideColour("p2")}) `;
   return true;
@@ -210,6 +212,7 @@ async function refresh(noThink) {
   else $("result").hidden = true;
   if (gen !== S.gen) return;
   Clock.sync();
+  Tables.value(gen);
   if (!noThink && S.result === "none" && enginesTurn() && !$("pause").checked) think();
   else if (Analysis.on()) Analysis.start();
   S.shown = positionLine(); /* what the board shows (tests/web/ waits for it) */
@@ -398,6 +401,11 @@ async function think() {
   const gen = S.gen;
   S.thinking = true;
   $("engine-state").textContent = "thinking…";
+  await Tables.ready();
+  if (gen !== S.gen) {
+    S.thinking = false;
+    return;
+  }
   const go = Clock.goLine() + Levels.limit();
   S.lastGo = go;
   let r;
@@ -476,7 +484,7 @@ function engineFailed(text) {
 }
 
 async function startEngine() {
-  engine = new EngineClient({ onFail: engineFailed });
+  engine = new EngineClient({ onFail: engineFailed, onNotice: Tables.notice });
   window.morelliCrash = () => engine.crash(); /* for tests/web/ */
   window.morelliHang = (ms) => engine.send(["isready"], { hang: ms, bound: 1000 }).catch(() => {});
   await engine.ready;

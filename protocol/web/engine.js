@@ -12,6 +12,11 @@
  * engine ("did not answer"); so does a worker that crashes.  A failure
  * rejects what is pending and calls onFail; restart() starts a new worker
  * (the page then sends its options and position again).
+ *
+ * tables(set) fetches the Morris endgame tables of an option set into the
+ * worker's engine, once per worker; its promise gives {files, bytes, ms}
+ * or {error}.  Lines the engine prints about its table files (`info string
+ * morris tables: ...`, such as a file refused) go to onNotice.
  */
 "use strict";
 
@@ -26,12 +31,15 @@ class EngineClient {
     this.pending = [];
     this.dead = false;
     this.timer = null;
+    this.tableLoads = new Map(); /* set -> {promise, resolve} */
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
     });
-    const wasm = new URLSearchParams(location.search).get("wasm");
-    this.worker = new Worker("engine-worker.js" + (wasm ? "?wasm=" + encodeURIComponent(wasm) : ""));
+    /* ?wasm= and ?tables= (tests/web/): another module, another folder of tables. */
+    const page = new URLSearchParams(location.search), q = new URLSearchParams();
+    for (const k of ["wasm", "tables"]) if (page.get(k)) q.set(k, page.get(k));
+    this.worker = new Worker("engine-worker.js" + (q.toString() ? "?" + q : ""));
     this.worker.onmessage = (ev) => this.message(ev.data);
     this.worker.onerror = (ev) => {
       ev.preventDefault();
@@ -61,7 +69,11 @@ class EngineClient {
     if (m.ready !== undefined) {
       this.readyResolve(m.ready);
       if (this.hooks.onReady) this.hooks.onReady(m.ready);
+    } else if (m.tables !== undefined) {
+      const t = this.tableLoads.get(m.tables);
+      if (t) t.resolve(m);
     } else if (m.line !== undefined) {
+      if (m.line.startsWith("info string morris tables: ") && this.hooks.onNotice) this.hooks.onNotice(m.line.slice(12));
       const p = this.pending[0];
       if (p && p.id === m.id && p.onLine) p.onLine(m.line);
     } else if (m.done !== undefined) {
@@ -101,6 +113,16 @@ class EngineClient {
     const e = new Error(text);
     e.engineFailure = true;
     return e;
+  }
+
+  tables(set) {
+    if (!this.tableLoads.has(set)) {
+      const t = {};
+      t.promise = new Promise((resolve) => (t.resolve = resolve));
+      this.tableLoads.set(set, t);
+      this.worker.postMessage({ tables: set });
+    }
+    return this.tableLoads.get(set).promise;
   }
 
   crash() { this.worker.postMessage({ crash: true }); }

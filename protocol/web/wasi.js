@@ -10,14 +10,24 @@
  * cut into lines too), so a long `go` reports its info lines while it runs
  * (the web worker posts each one to the page at once).  Used by
  * engine-worker.js in the browser and by tests/web/ under node.
+ *
+ * One folder, /tables, is preopened for the engine: read-only, in memory,
+ * holding the files given with eng.addFile(name, bytes) (the Morris
+ * endgame tables; TablePath /tables finds them).  The engine opens, stats
+ * and reads them with the WASI calls below; nothing else is on its disk.
  */
 "use strict";
 
 class MorelliWasm {
   static async create(bytes, onLine) {
     const eng = new MorelliWasm(onLine);
-    const { instance } = await WebAssembly.instantiate(bytes, {
-      wasi_snapshot_preview1: eng.imports(),
+    const wasi = eng.imports();
+    /* Calls the engine links but never makes here (writing files): none. */
+    const mod = await WebAssembly.compile(bytes);
+    for (const imp of WebAssembly.Module.imports(mod))
+      if (imp.module === "wasi_snapshot_preview1" && !wasi[imp.name]) wasi[imp.name] = () => 52;
+    const instance = await WebAssembly.instantiate(mod, {
+      wasi_snapshot_preview1: wasi,
       morelli: { line: (ptr, len) => eng.onLine(eng.string(ptr, len)) },
     });
     eng.exports = instance.exports;
@@ -31,12 +41,55 @@ class MorelliWasm {
     this.pending = "";
     this.decoder = new TextDecoder();
     this.encoder = new TextEncoder();
+    this.files = new Map(); /* name in /tables -> Uint8Array */
+    this.open = new Map();  /* fd -> {data, at} (data null: the folder) */
+    this.nextFd = MorelliWasm.DIR_FD + 1;
   }
+
+  /* A file of /tables (replaced if there); the engine sees it at its next
+   * look (setoption name TablePath value /tables). */
+  addFile(name, bytes) { this.files.set(name, bytes); }
 
   view() { return new DataView(this.exports.memory.buffer); }
 
+  /* The folder (fd DIR_FD) or a file opened in it, or undefined. */
+  node(fd) { return fd === MorelliWasm.DIR_FD ? { data: null, at: 0 } : this.open.get(fd); }
+
+  /* A path inside /tables: the folder ("" or ".") or a file's name. */
+  lookup(ptr, len) {
+    const p = this.string(ptr, len).replace(/^(\.\/)+/, "");
+    if (p === "" || p === ".") return { data: null };
+    return this.files.has(p) ? { data: this.files.get(p) } : null;
+  }
+
+  /* WASI's filestat (64 bytes) of a file (data) or the folder (null). */
+  filestat(data, out) {
+    const v = this.view();
+    for (let i = 0; i < 64; i += 8) v.setBigUint64(out + i, 0n, true);
+    v.setUint8(out + 16, data ? 4 : 3);
+    v.setBigUint64(out + 24, 1n, true);
+    v.setBigUint64(out + 32, BigInt(data ? data.length : 0), true);
+    return 0;
+  }
+
+  /* Copies the file's bytes from at into the iovecs; the count read. */
+  readInto(data, at, iovs, n) {
+    const v = this.view(), mem = new Uint8Array(this.exports.memory.buffer);
+    let total = 0;
+    for (let i = 0; i < n && at < data.length; i++) {
+      const ptr = v.getUint32(iovs + 8 * i, true), len = v.getUint32(iovs + 8 * i + 4, true);
+      const part = data.subarray(at, Math.min(data.length, at + len));
+      mem.set(part, ptr);
+      at += part.length;
+      total += part.length;
+    }
+    return total;
+  }
+
   imports() {
-    const ENOSYS = 52, ESPIPE = 70, EBADF = 8, ENOENT = 44;
+    const ENOSYS = 52, ESPIPE = 70, EBADF = 8, ENOENT = 44, EISDIR = 31, EROFS = 69, EINVAL = 28;
+    const DIR = MorelliWasm.DIR_FD, DIR_NAME = this.encoder.encode("/tables");
+    const ALL = 0x1fffffffn; /* every right: the folder and its files */
     const now = (id) => (id === 0 ? Date.now() * 1e6 : performance.now() * 1e6);
     return {
       fd_write: (fd, iovs, n, nwritten) => {
@@ -56,17 +109,26 @@ class MorelliWasm {
         return 0;
       },
       fd_fdstat_get: (fd, out) => {
-        /* A regular file: isatty() is false, so `d` prints no colours. */
-        const v = this.view();
-        v.setUint8(out, 4);
+        /* Standard output is a regular file: isatty() is false, so `d`
+         * prints no colours.  The folder and its files: every right. */
+        const v = this.view(), n = fd > 2 ? this.node(fd) : { data: true };
+        if (!n) return EBADF;
+        v.setUint8(out, n.data ? 4 : 3);
         v.setUint16(out + 2, 0, true);
-        v.setBigUint64(out + 8, 0n, true);
-        v.setBigUint64(out + 16, 0n, true);
+        v.setBigUint64(out + 8, fd > 2 ? ALL : 0n, true);
+        v.setBigUint64(out + 16, fd > 2 ? ALL : 0n, true);
         return 0;
       },
-      fd_seek: () => ESPIPE,
-      /* No environment (TablePath's default finds no folder) and no
-       * preopened folders: every file the engine would open is absent. */
+      fd_seek: (fd, offset, whence, out) => {
+        const f = fd > DIR ? this.open.get(fd) : null;
+        if (!f) return fd <= 2 ? ESPIPE : EBADF;
+        const at = Number(offset) + [0, f.at, f.data.length][whence];
+        if (!(whence >= 0 && whence <= 2) || at < 0) return EINVAL;
+        f.at = at;
+        this.view().setBigUint64(out, BigInt(at), true);
+        return 0;
+      },
+      /* No environment: TablePath's default finds no folder. */
       environ_sizes_get: (count, size) => {
         const v = this.view();
         v.setUint32(count, 0, true);
@@ -74,10 +136,52 @@ class MorelliWasm {
         return 0;
       },
       environ_get: () => 0,
-      fd_prestat_get: () => EBADF,
-      fd_prestat_dir_name: () => EBADF,
-      path_filestat_get: () => ENOENT,
-      fd_close: () => 0,
+      fd_prestat_get: (fd, out) => {
+        if (fd !== DIR) return EBADF;
+        this.view().setUint32(out, 0, true);
+        this.view().setUint32(out + 4, DIR_NAME.length, true);
+        return 0;
+      },
+      fd_prestat_dir_name: (fd, ptr, len) => {
+        if (fd !== DIR) return EBADF;
+        new Uint8Array(this.exports.memory.buffer, ptr, Math.min(len, DIR_NAME.length)).set(DIR_NAME.subarray(0, len));
+        return 0;
+      },
+      path_filestat_get: (fd, flags, ptr, len, out) => {
+        if (fd !== DIR) return EBADF;
+        const n = this.lookup(ptr, len);
+        return n ? this.filestat(n.data, out) : ENOENT;
+      },
+      fd_filestat_get: (fd, out) => {
+        const n = this.node(fd);
+        return n ? this.filestat(n.data, out) : EBADF;
+      },
+      path_open: (fd, dirflags, ptr, len, oflags, rightsBase, rightsInh, fdflags, out) => {
+        if (fd !== DIR) return EBADF;
+        if (oflags & 9) return EROFS; /* create or truncate */
+        const n = this.lookup(ptr, len);
+        if (!n) return ENOENT;
+        if (!n.data && !(oflags & 2)) return EISDIR;
+        const nfd = this.nextFd++;
+        this.open.set(nfd, { data: n.data || new Uint8Array(0), at: 0 });
+        this.view().setUint32(out, nfd, true);
+        return 0;
+      },
+      fd_read: (fd, iovs, n, nread) => {
+        const f = fd > DIR ? this.open.get(fd) : null;
+        if (!f) return EBADF;
+        const got = this.readInto(f.data, f.at, iovs, n);
+        f.at += got;
+        this.view().setUint32(nread, got, true);
+        return 0;
+      },
+      fd_pread: (fd, iovs, n, offset, nread) => {
+        const f = fd > DIR ? this.open.get(fd) : null;
+        if (!f) return EBADF;
+        this.view().setUint32(nread, this.readInto(f.data, Number(offset), iovs, n), true);
+        return 0;
+      },
+      fd_close: (fd) => (this.open.delete(fd) || fd <= DIR ? 0 : EBADF),
       poll_oneoff: () => ENOSYS,
       proc_exit: (code) => { throw new Error("the engine exited with status " + code); },
     };
@@ -110,5 +214,7 @@ class MorelliWasm {
     }
   }
 }
+
+MorelliWasm.DIR_FD = 3; /* the preopened /tables */
 
 if (typeof module !== "undefined") module.exports = { MorelliWasm };

@@ -6,7 +6,12 @@
  *   "bounded" lines); a go without one is refused with one error line
  *   ("refused", "refused-error");
  * - `bench` searches the same number of nodes as the native engine
- *   (MORELLI_BIN, default build/morelli): the same search in both.
+ *   (MORELLI_BIN, default build/morelli): the same search in both;
+ * - the Morris endgame tables of build/web/tables/ (make web) in the
+ *   module's folder /tables: `solve` of the ending of tests/data/web.txt
+ *   ("tables-fen") prints what the native engine prints with the same files;
+ *   a corrupt and a truncated file are refused with the engine's line, and
+ *   the module plays on.
  *
  *   node tests/web/test_wasm.js            (from the repository's top)
  *   node tests/web/test_wasm.js --speed N [--plus P]
@@ -19,6 +24,8 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const os = require("os");
+const zlib = require("zlib");
 const { execFileSync } = require("child_process");
 const { MorelliWasm } = require(path.resolve("protocol/web/wasi.js"));
 
@@ -105,6 +112,47 @@ async function speed(runs, fresh, getOut, setOut) {
   console.log(`speed (${runs} runs each, medians): wasm ${Math.round(mw)} nodes/s, native ${Math.round(mn)} nodes/s, wasm/native ${(mw / mn).toFixed(2)}`);
 }
 
+/* The standard set's tables, unpacked: {name: bytes}. */
+function standardTables() {
+  const dir = "build/web/tables", files = {};
+  for (const f of fs.readdirSync(dir))
+    if (f.startsWith("morris-plain-fly-") && f.endsWith(".mtb.gz")) files[f.slice(0, -3)] = zlib.gunzipSync(fs.readFileSync(path.join(dir, f)));
+  return files;
+}
+
+async function tables(fresh, getOut, setOut) {
+  const files = standardTables();
+  const script = ["setoption name UCI_Variant value morris", "setoption name TablePath value /tables",
+                  `position fen ${data["tables-fen"]}`, "solve"];
+  const run = async (spoil) => {
+    const eng = await fresh();
+    for (const [name, bytes] of Object.entries(files)) eng.addFile(name, spoil && name.includes("-3v3.") ? spoil(bytes) : bytes);
+    setOut([]);
+    for (const c of script) eng.command(c);
+    const solved = getOut();
+    setOut([]);
+    eng.command("go movetime 50");
+    return { solved, played: getOut() };
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "morelli-web-tables-"));
+  for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), bytes);
+  const native = execFileSync(NATIVE, script.map((c) => c.replace("/tables", dir)),
+                              { encoding: "utf8", env: Object.assign({}, process.env, { MORELLI_TABLES: "" }) });
+  fs.rmSync(dir, { recursive: true });
+  const good = await run(null);
+  check(good.solved.join("\n") === native.trim() && good.solved[1] === `Best: ${data["tables-move"]}`,
+    `tables: wasm solve = native solve with the same files (${good.solved.slice(0, 2)})`);
+  check(good.played.slice(-1)[0] === `bestmove ${data["tables-move"]}`, `tables: go plays ${data["tables-move"]} (${good.played.slice(-1)})`);
+  const spoilt = [["corrupt", (b) => { const c = Buffer.from(b); c[c.length >> 1] ^= 0x55; return c; }, "info string " + data["tables-refused"]],
+                  ["truncated", (b) => b.subarray(0, b.length - 100), "info string " + data["tables-refused"].replace(/corrupt.*/, "truncated")]];
+  for (const [what, spoil, line] of spoilt) {
+    const r = await run(spoil);
+    check(r.solved.some((l) => l.startsWith(line)) && r.solved.some((l) => /error: solve: the value of this position is unknown/.test(l)),
+      `tables: a ${what} file refused with the engine's line (${r.solved.join(" / ")})`);
+    check(/^bestmove \S+$/.test(r.played.slice(-1)[0]), `tables: with a ${what} file the module plays on (${r.played.slice(-1)})`);
+  }
+}
+
 (async () => {
   const bytes = fs.readFileSync("build/web/morelli.wasm");
   let out = [];
@@ -133,6 +181,8 @@ async function speed(runs, fresh, getOut, setOut) {
   const native = nodes(execFileSync(NATIVE, ["bench"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
   check(wasm.nodes && wasm.nodes === native.nodes, `bench: wasm ${wasm.nodes} nodes = native ${native.nodes} nodes`);
   console.log(`bench: ${wasm.nodes} nodes; wasm ${wasm.nps} nodes/s, native ${native.nps} nodes/s (one run each)`);
+
+  await tables(fresh, () => out, (o) => (out = o));
 
   const at = process.argv.indexOf("--speed");
   if (at > 0) await speed(+process.argv[at + 1] || 1, fresh, () => out, (o) => (out = o));

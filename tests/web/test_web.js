@@ -9,7 +9,8 @@
  * MORELLI_BIN), which must accept every move and agree on the result.  The
  * expected error texts and the positions used live in tests/data/web.txt.
  * Screenshots go to build/web-test/; with WEB_DOCS=1 one per game is also
- * written to docs/.
+ * written to docs/.  tests/web/features.js and tests/web/tables.js hold the
+ * rest of the tests.
  *
  *   node tests/web/test_web.js      (from the repository's top; make test-web)
  */
@@ -17,6 +18,7 @@
 const fs = require("fs");
 const path = require("path");
 const http = require("http");
+const zlib = require("zlib");
 const { execFileSync } = require("child_process");
 const { chromium } = require(path.resolve("build/npm/node_modules/playwright-core"));
 
@@ -46,12 +48,28 @@ function check(cond, what) {
   }
 }
 
+/* The Morris tables with one file spoilt (tests/web/tables.js): tables-bad/
+ * has it corrupt (a payload byte changed), tables-gone/ lacks it. */
+const SPOILT = "morris-plain-fly-3v3.mtb.gz";
+function spoiltTables() {
+  const raw = zlib.gunzipSync(fs.readFileSync(path.join(ROOT, "tables", SPOILT)));
+  raw[raw.length >> 1] ^= 0x55;
+  return { ["/tables-bad/" + SPOILT]: zlib.gzipSync(raw), ["/tables-gone/" + SPOILT]: null };
+}
+
 /* A small static server for build/web/ on 127.0.0.1 (any free port). */
 function serve() {
   const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+  const spoilt = spoiltTables();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
-    const file = path.join(ROOT, path.normalize(url.pathname === "/" ? "/index.html" : url.pathname));
+    if (url.pathname in spoilt) {
+      res.writeHead(spoilt[url.pathname] ? 200 : 404);
+      res.end(spoilt[url.pathname] || "not found");
+      return;
+    }
+    const name = url.pathname.replace(/^\/tables-(bad|gone)\//, "/tables/");
+    const file = path.join(ROOT, path.normalize(name === "/" ? "/index.html" : name));
     if (!file.startsWith(ROOT) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404);
       res.end("not found");
@@ -367,13 +385,14 @@ let BASE;
            "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
-    const features = require("./features.js")({
+    const helpers = {
       check, open, state, idle, clickMove, DATA, rand, nativeReplay, playOut, squaresOf, docShot, base: () => BASE,
       writeFile: (name, text) => {
         fs.mkdirSync(SHOTS, { recursive: true });
         fs.writeFileSync(path.join(SHOTS, name), text);
       },
-    });
+    };
+    const features = require("./features.js")(helpers).concat(require("./tables.js")(helpers));
     const only = process.env.WEB_ONLY; /* a test's name: run only that one */
     const tests = [morelliGame, placementGame, classicGame, morrisGame, fanoGame, pasteAndErrors, crashAndRestart, firstMove]
       .concat(features).filter((f) => !only || f.name === only);

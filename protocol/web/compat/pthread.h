@@ -4,9 +4,10 @@
  *
  * One thread runs everything: a once-function runs on its first call, a
  * mutex is never contended, and starting a thread fails with EAGAIN: the
- * alpha-beta helpers then search with the main thread alone, Morris plays
- * without the endgame tables it would build in the background, and the
- * protocol, built with -DUGI_NO_THREADS, runs `go` inside the call.
+ * alpha-beta helpers then search with the main thread alone, Morris builds
+ * no endgame tables in the background (it reads the files the page gives
+ * it), and the protocol, built with -DUGI_NO_THREADS, runs `go` inside the
+ * call.
  */
 #ifndef MORELLI_WEB_PTHREAD_H
 #define MORELLI_WEB_PTHREAD_H
