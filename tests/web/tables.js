@@ -46,7 +46,6 @@ module.exports = (t) => {
     await page.waitForFunction((v) => document.getElementById("tables-value").textContent === v, DATA["tables-value"], { timeout: 10000 })
       .catch(() => {});
     check(await text(page, "tables-value") === DATA["tables-value"], `tables: before it, ${await text(page, "tables-value")}`);
-    await t.docShot(page, "tables");
     nativeReplay("morris", [], s);
     await page.close();
 
