@@ -452,7 +452,8 @@ WEB_PORT  ?= 8000
 WEB_FLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -Iprotocol/web/compat \
              -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN) $(VERSION_DEF)
 # protocol/web/tb_files_web.c compiles the engine's table files for the module.
-WEB_SRC   := $(filter-out protocol/bench_data.c engine/morris/morris_tb_files.c,$(filter engine/% \
+# (The `tables` command is native only.)
+WEB_SRC   := $(filter-out protocol/bench_data.c engine/morris/morris_tb_files.c engine/morris/morris_tb_cmd.c,$(filter engine/% \
              protocol/%,$(LIB_SRC))) protocol/web/wasm_main.c
 WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o
 WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html protocol/web/*.css protocol/web/*.js)))
