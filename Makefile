@@ -341,9 +341,10 @@ cmocka:
 # Morris endgame tables (test_morris, 52 s), Morelli's exact endings
 # (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
 # 8 s), the table files against the tables built in memory (test_tables_long,
-# 54 s). The quick ones took 22 s together.  Tests run with
+# 54 s), the end of the placement played exactly (test_place, 12 s of CPU).
+# The quick ones took 22 s together.  Tests run with
 # MORELLI_TABLES empty: no table files of the user's are read or written.
-TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long
+TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long test_place
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
 TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
 # $(1): the goal's name, $(2): the test binaries it builds and runs.

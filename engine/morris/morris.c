@@ -307,7 +307,7 @@ static int morris_stm(const void *vp)
     return ((const Pos *)vp)->stm;
 }
 
-static int morris_result(const void *vp)
+int morris_result(const void *vp)
 {
     const Pos *p = vp;
     int s = p->stm;
@@ -436,8 +436,8 @@ static const GamePlayout morris_playout = {
 };
 
 static const GameSolver morris_solver = {
-    .prepare = morris_prepare,
-    .solve = morris_solve,
+    .prepare = morris_prepare_any,
+    .solve = morris_solve_any,
 };
 
 static const GameTuning morris_tuning = {

@@ -387,11 +387,16 @@ int morris_evaluate(const void *vp)
 {
     const Pos *p = vp;
     int tb;
-    /* (the tables hold no position with a piece in hand or more than
-     * MORRIS_EGTB_TOTAL on the board in all) */
-    if (!(p->hand[0] | p->hand[1]) && popcnt(p->bb[0] | p->bb[1]) <= MORRIS_EGTB_TOTAL &&
-        morris_egtb_eval(p, &tb))
+    /* (the tables hold no position with a piece in hand; the files may
+     * hold classes of more pieces than those built in memory, so the end
+     * of the placement is scored by them whenever they are there) */
+    if (!(p->hand[0] | p->hand[1]) && morris_egtb_eval(p, &tb))
         return tb;
+    return morris_eval_heuristic(p);
+}
+
+int morris_eval_heuristic(const Pos *p)
+{
     const Tables *t = &morris_tabs[p->diag];
     Layouts l;
     layouts(p, &l);

@@ -7,6 +7,10 @@
  *   morris_text.c  options, FEN, move text and the picture of `d`
  *   morris_eval.c  evaluation (the tuner's weight table) and playouts
  *   morris_egtb.c  endgame tables (retrograde analysis), solve()
+ *   morris_place.c the last placements searched exactly down to the tables;
+ *                  GameSolver.solve and .prepare
+ *   morris_solved.c the move played from a table position (progress where
+ *                  the distance does not say enough)
  *
  * Board: the 24 points, numbered in RULES.md's order (rank 1 first, files
  * left to right within a rank):
@@ -239,6 +243,8 @@ static inline void apply(Pos *p, Move m)
 int morris_gen(const void *pos, Move *moves);
 int morris_has_move(const Pos *p);
 Key morris_key_compute(const Pos *p);
+/* Game.result: the rules' result of the position (no history). */
+int morris_result(const void *pos);
 
 /* morris_text.c */
 int morris_init(void *pos, const GameOptions *opt, char *err, size_t errlen);
@@ -250,6 +256,8 @@ void morris_print(const void *pos, FILE *out, int ansi);
 
 /* morris_eval.c */
 int morris_evaluate(const void *pos);
+/* The same without the tables: the weighted terms alone. */
+int morris_eval_heuristic(const Pos *p);
 /* The tuner's view of the evaluation weights (the descriptor's weights and
  * print_weights, engine/tune). */
 int morris_weight_table(int **w, const char *const **names);
@@ -268,5 +276,18 @@ int morris_solve(const void *pos, int *value, Move *best);
 /* GameSolver.prepare: starts the tables' build for pos's rules in the
  * background when pos is in or near them. */
 void morris_prepare(const void *pos);
+
+/* morris_place.c: the exact search of the last placements (pieces in hand,
+ * both sides together, at most PLACE_HAND_MAX there) down to the tables;
+ * GameSolver.solve's values, 0 when unknown (a leaf outside the tables, or
+ * over its node budget).  morris_solve_any is GameSolver.solve: this search
+ * with pieces in hand, the tables after the placement. */
+int morris_place_solve(const void *pos, int *value, Move *best);
+int morris_solve_any(const void *pos, int *value, Move *best);
+/* GameSolver.prepare: morris_prepare, also for the last placements. */
+void morris_prepare_any(const void *pos);
+/* morris_solved.c: morris_solve's value, and its move made to progress
+ * where the tables' distance does not say enough (docs/solved.md). */
+int morris_solve_moving(const void *pos, int *value, Move *best);
 
 #endif
