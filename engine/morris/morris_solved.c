@@ -167,8 +167,7 @@ static Move conversion(Conv *C, const Pos *p, int maxd, int *plies)
             apply(&c, mv[i]);
             if (!lost_for_mover(&c))
                 continue;
-            if (mv_rm(mv[i]) >= 0 || morris_result(&c) != RESULT_NONE ||
-                conv_them(C, &c, d - 1)) {
+            if (mv_rm(mv[i]) >= 0 || morris_result(&c) != RESULT_NONE || conv_them(C, &c, d - 1)) {
                 *plies = d;
                 return mv[i];
             }
