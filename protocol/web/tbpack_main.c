@@ -32,13 +32,17 @@ static int source_entry(void *ctx, uint64_t i)
 
 static int mask_of(const char *v)
 {
-    return strcmp(v, "false") == 0 ? 1 : strcmp(v, "true") == 0 ? 2 : strcmp(v, "both") == 0 ? 3 : 0;
+    return strcmp(v, "false") == 0  ? 1
+           : strcmp(v, "true") == 0 ? 2
+           : strcmp(v, "both") == 0 ? 3
+                                    : 0;
 }
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: tbpack [--upto 3..%d] [--total 6..%d] [--threads N] "
-                    "[--diagonals true|false|both] [--flying true|false|both] SRC OUT\n",
+    fprintf(stderr,
+            "usage: tbpack [--upto 3..%d] [--total 6..%d] [--threads N] "
+            "[--diagonals true|false|both] [--flying true|false|both] SRC OUT\n",
             TB_MAX, 2 * TB_MAX);
     return 2;
 }
