@@ -140,7 +140,8 @@ static void test_wdl_encoding(void **state)
     snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", wdl);
     struct stat st;
     assert_int_equal(stat(file, &st), 0);
-    assert_int_equal(st.st_size, TB_HEADER_BYTES + (n + 3) / 4);
+    uint64_t blocks = ((n + 3) / 4 + (1u << TB_BLOCK_LOG) - 1) >> TB_BLOCK_LOG;
+    assert_int_equal(st.st_size, TB_HEADER_BYTES + 8 * blocks + (n + 3) / 4);
     assert_int_equal(tb_open_file(file, 0, 0, 3, 3), 0);
     int kinds[3] = {0};
     for (uint64_t i = 0; i < n; i++) {
@@ -227,20 +228,52 @@ static void poke(const char *file, long at, int xor_with)
     fclose(fp);
 }
 
-/* The header's version or checksum rewritten, the header checksum fixed. */
-static void set_version(const char *file, uint32_t v)
+/* A 32-bit field of the header rewritten (the version at 8, the blocks at
+ * 52), the header checksum fixed. */
+static void set_field(const char *file, int at, uint32_t v)
 {
     FILE *fp = fopen(file, "r+b");
     uint8_t h[TB_HEADER_BYTES];
     assert_int_equal(fread(h, 1, sizeof h, fp), sizeof h);
     for (int i = 0; i < 4; i++)
-        h[8 + i] = (uint8_t)(v >> (8 * i));
+        h[at + i] = (uint8_t)(v >> (8 * i));
     uint64_t sum = tb_checksum(h, 56);
     for (int i = 0; i < 8; i++)
         h[56 + i] = (uint8_t)(sum >> (8 * i));
     fseek(fp, 0, SEEK_SET);
     fwrite(h, 1, sizeof h, fp);
     fclose(fp);
+}
+
+/* A canonical entry of 3v3 whose payload byte (a byte an entry) is in
+ * block b: its position. */
+static void entry_in_block(uint32_t b, uint32_t *x, uint32_t *y)
+{
+    for (uint64_t i = (uint64_t)b << TB_BLOCK_LOG; i < tb_entries(3, 3); i++) {
+        tb_unindex(3, 3, i, x, y);
+        if (tb_index(*x, *y) == i)
+            return;
+    }
+    fail_msg("no entry in block %u", b);
+}
+
+/* A file whose block b is spoilt: read until a probe reaches that block,
+ * then refused with one notice, and from then on not read. */
+static void check_late(int d, const char *target, const char *words)
+{
+    uint32_t b = (uint32_t)atoi(strstr(words, "block ") + 6), last = 3, x, y, ox, oy;
+    entry_in_block(b, &x, &y);
+    entry_in_block(b ? 0 : last, &ox, &oy);
+    assert_int_equal(tb_have(d, 0, 3, 3), 1);
+    assert_true(tb_probe(d, 0, ox, oy) >= 0);
+    assert_int_equal(nnotes, 0);
+    assert_int_equal(tb_probe(d, 0, x, y), -1);
+    assert_int_equal(nnotes, 1);
+    if (!strstr(notes[0], target) || !strstr(notes[0], words))
+        fail_msg("notice '%s' lacks '%s' or the file", notes[0], words);
+    assert_int_equal(tb_have(d, 0, 3, 3), 0);
+    assert_int_equal(tb_probe(d, 0, ox, oy), -1);
+    assert_int_equal(nnotes, 1);
 }
 
 /* tests/data/tables_bad.txt: case | words the notice holds. */
@@ -262,22 +295,36 @@ static void test_bad_files(void **state)
         const char *name = strcmp(f[0], "options") == 0 ? "morris-diag-nofly-3v3.mtb"
                                                         : "morris-plain-nofly-3v3.mtb";
         snprintf(target, sizeof target, "%s/%s", bad, name);
-        copy_file(good, target, strcmp(f[0], "truncate") == 0 ? st.st_size - 1000 : -1);
+        copy_file(good, target,
+                  strcmp(f[0], "truncate") == 0     ? st.st_size - 1000
+                  : strcmp(f[0], "blocktable") == 0 ? TB_HEADER_BYTES + 12
+                                                    : -1);
         if (strcmp(f[0], "payload") == 0)
             poke(target, st.st_size / 2, 0x10);
+        else if (strcmp(f[0], "lateblock") == 0)
+            poke(target, st.st_size - 10, 0x10);
+        else if (strcmp(f[0], "blocksum") == 0)
+            poke(target, TB_HEADER_BYTES, 1);
+        else if (strcmp(f[0], "blockcount") == 0)
+            set_field(target, 52, 5);
         else if (strcmp(f[0], "header") == 0)
             poke(target, 26, 1);
         else if (strcmp(f[0], "magic") == 0)
             poke(target, 0, 0x20);
         else if (strcmp(f[0], "version") == 0)
-            set_version(target, 2);
+            set_field(target, 8, 3);
         else if (strcmp(f[0], "empty") == 0)
             copy_file(good, target, 0);
         int d = strcmp(f[0], "options") == 0;
         nnotes = 0;
         tb_set_path(bad);
         tb_open(d, 0);
-        /* once the table is used: the payload's checksum */
+        if (strstr(f[1], "checksum of block ")) { /* a payload's block: when a probe reaches it */
+            check_late(d, target, f[1]);
+            unlink(target);
+            cases++;
+            continue;
+        }
         assert_int_equal(tb_have(d, 0, 3, 3), 0);
         assert_int_equal(tb_probe(d, 0, 7, 7 << 3), -1);
         assert_int_equal(nnotes, 1);
@@ -287,7 +334,7 @@ static void test_bad_files(void **state)
         cases++;
     }
     fclose(fp);
-    assert_true(cases >= 6);
+    assert_true(cases >= 10);
     /* A directory that does not exist: said once. */
     char missing[300];
     snprintf(missing, sizeof missing, "%s/none", bad);
@@ -307,6 +354,143 @@ static void test_bad_files(void **state)
     tb_set_path("");
     tb_close_all();
     tc_rmdir(bad);
+}
+
+/* good (version 2) rewritten as version 1: the header without blocks, the
+ * payload right after it; flip: a payload byte spoilt. */
+static void write_version1(const char *good, const char *file, int flip)
+{
+    FILE *a = fopen(good, "rb"), *b = fopen(file, "wb");
+    assert_non_null(a);
+    assert_non_null(b);
+    uint8_t h[TB_HEADER_BYTES];
+    assert_int_equal(fread(h, 1, sizeof h, a), sizeof h);
+    uint32_t blocks = (uint32_t)(h[52] | h[53] << 8 | h[54] << 16 | (uint32_t)h[55] << 24);
+    h[8] = 1, h[23] = 0, h[52] = h[53] = h[54] = h[55] = 0;
+    uint64_t sum = tb_checksum(h, 56);
+    for (int i = 0; i < 8; i++)
+        h[56 + i] = (uint8_t)(sum >> (8 * i));
+    fwrite(h, 1, sizeof h, b);
+    fseek(a, (long)(TB_HEADER_BYTES + 8 * blocks), SEEK_SET);
+    int c;
+    for (long i = 0; (c = fgetc(a)) != EOF; i++)
+        fputc(i == flip ? c ^ 4 : c, b);
+    fclose(a);
+    fclose(b);
+}
+
+/* Files of format version 1 (no block table) are still read: the same
+ * values; a spoilt one is refused at its first probe. */
+static void test_version1(void **state)
+{
+    (void)state;
+    char dir[256], good[512], file[512];
+    tc_tempdir(dir, sizeof dir);
+    snprintf(good, sizeof good, "%s/morris-plain-nofly-3v3.mtb", shared);
+    snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", dir);
+    tb_set_path(shared);
+    tb_open(0, 0);
+    uint64_t n = tb_entries(3, 3);
+    int *want = malloc(n * sizeof *want);
+    assert_non_null(want);
+    for (uint64_t i = 0; i < n; i++)
+        want[i] = file_entry(NULL, i);
+    write_version1(good, file, -1);
+    notice_set_sink(sink, NULL);
+    nnotes = 0;
+    tb_set_path(dir);
+    tb_open(0, 0);
+    assert_int_equal(tb_have(0, 0, 3, 3), 1);
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(file_entry(NULL, i), want[i]);
+    assert_int_equal(nnotes, 0);
+    write_version1(good, file, 150000);
+    tb_set_path(dir);
+    tb_open(0, 0);
+    assert_int_equal(tb_have(0, 0, 3, 3), 1);
+    assert_int_equal(file_entry(NULL, 0), -1);
+    assert_int_equal(nnotes, 1);
+    assert_non_null(strstr(notes[0], "corrupt (checksum)"));
+    notice_clear_sink(NULL);
+    free(want);
+    tb_set_path("");
+    tb_close_all();
+    tc_rmdir(dir);
+}
+
+/* A synthetic 3v3 table: distances past 252 plies, values without one,
+ * and the entries of tests/data/tables_wide.txt at the first canonical
+ * indexes from 1000, 2000, ... */
+static int wide_values[16], nwide;
+static uint64_t wide_at[16];
+
+static int wide_entry(void *ctx, uint64_t i)
+{
+    (void)ctx;
+    uint32_t x, y;
+    tb_unindex(3, 3, i, &x, &y);
+    i = tb_index(x, y);
+    for (int k = 0; k < nwide; k++)
+        if (i == wide_at[k])
+            return wide_values[k];
+    return i % 7 == 0    ? 0
+           : i % 11 == 0 ? TB_WIN_FAR
+           : i % 13 == 0 ? TB_LOSS_FAR
+                         : 1 + (int)(i % 700);
+}
+
+/* Encoding 3: every entry read back as written; a byte file refuses such
+ * distances; the engine's values and evaluations of long distances. */
+static void test_wide_encoding(void **state)
+{
+    (void)state;
+    char dir[256], why[256], file[512];
+    int solve[16], eval[16];
+    FILE *fp = td_open("tables_wide.txt");
+    char line[512], *f[TD_MAXF];
+    for (nwide = 0; nwide < 16 && td_next_line(fp, line, sizeof line, NULL); nwide++) {
+        assert_int_equal(td_split(line, f), 3);
+        wide_values[nwide] = atoi(f[0]);
+        uint32_t x, y;
+        for (wide_at[nwide] = 1000 * (uint64_t)(nwide + 1);; wide_at[nwide]++) {
+            tb_unindex(3, 3, wide_at[nwide], &x, &y);
+            if (tb_index(x, y) == wide_at[nwide])
+                break;
+        }
+        solve[nwide] = atoi(f[1]);
+        eval[nwide] = atoi(f[2]);
+    }
+    fclose(fp);
+    assert_true(nwide >= 8);
+    tc_tempdir(dir, sizeof dir);
+    assert_int_equal(tb_write(dir, 0, 0, 3, 3, TB_ENC_DTM8, wide_entry, NULL, why, sizeof why), -1);
+    assert_non_null(strstr(why, "252"));
+    assert_int_equal(tb_write(dir, 0, 0, 3, 3, TB_ENC_DTM16, wide_entry, NULL, why, sizeof why), 0);
+    snprintf(file, sizeof file, "%s/morris-plain-nofly-3v3.mtb", dir);
+    uint64_t n = tb_entries(3, 3), pl = 2 * n,
+             blocks = (pl + (1u << TB_BLOCK_LOG) - 1) >> TB_BLOCK_LOG;
+    struct stat st;
+    assert_int_equal(stat(file, &st), 0);
+    assert_int_equal(st.st_size, TB_HEADER_BYTES + 8 * blocks + pl);
+    assert_int_equal(tb_open_file(file, 0, 0, 3, 3), 0);
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(file_entry(NULL, i), wide_entry(NULL, i));
+    GameOptions o;
+    tc_options(&o, 0, 0);
+    for (int k = 0; k < nwide; k++) {
+        uint32_t x, y;
+        char fen[128], err[256];
+        unsigned char pos[POS_MAX_BYTES];
+        tb_unindex(3, 3, wide_at[k], &x, &y);
+        tc_fen(x, y, fen, sizeof fen);
+        assert_int_equal(game_morris.from_fen(pos, fen, &o, err, sizeof err), 0);
+        int v;
+        assert_int_equal(morris_egtb_probe(pos, &v), 1);
+        assert_int_equal(v, solve[k]);
+        assert_int_equal(game_morris.evaluate(pos), eval[k]);
+    }
+    tb_close_all();
+    tc_rmdir(dir);
 }
 
 static int slow_entry(void *ctx, uint64_t i)
@@ -391,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_agree_3v3),    cmocka_unit_test(test_wdl_encoding),
         cmocka_unit_test(test_memory_saved), cmocka_unit_test(test_memory_refused),
         cmocka_unit_test(test_bad_files),    cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_version1),     cmocka_unit_test(test_wide_encoding),
     };
     const char *t = getenv("TMPDIR");
     snprintf(shared, sizeof shared, "%s/morelli-tables-XXXXXX", t && *t ? t : "/tmp");

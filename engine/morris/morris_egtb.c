@@ -52,6 +52,9 @@
 #define EG_MAX MORRIS_EGTB_PIECES
 #define EG_PENDING 255
 #define EG_MAXD TB_MAXD /* the longest distance a byte holds */
+/* The farthest distance the search's evaluation tells apart (odd: a win);
+ * MORRIS_EGTB_SCORE - EG_EVAL_MAXD stays above every heuristic score. */
+#define EG_EVAL_MAXD 9999
 
 typedef struct EgSet {
     _Atomic int ready;   /* the largest piece count built per side, 0 = none */
@@ -415,13 +418,19 @@ int morris_egtb_memory_byte(int diagonals, int flying, uint32_t x, uint32_t y)
     return S->val[m][o][eg_index(x, y)];
 }
 
+/* The distance of a decided entry value (tb_probe's): a value without a
+ * distance reads as the farthest a file can say (a win in TB_MAXD16 + 1
+ * plies, a loss in TB_MAXD16), so that a stored win is preferred to it. */
+static inline int entry_plies(int v)
+{
+    return v == TB_WIN_FAR ? TB_MAXD16 + 1 : v == TB_LOSS_FAR ? TB_MAXD16 : v - 1;
+}
+
 static inline int byte_value(int v)
 {
     if (v == 0)
         return VALUE_DRAW;
-    if (v >= TB_WIN_FAR) /* no distance: the farthest a byte would say */
-        v = v == TB_WIN_FAR ? EG_MAXD + 2 : EG_MAXD + 1;
-    int d = v - 1;
+    int d = entry_plies(v);
     return d % 2 ? VALUE_WIN - d : -(VALUE_WIN - d);
 }
 
@@ -439,9 +448,9 @@ int morris_egtb_eval(const Pos *p, int *score)
     int v = probe_byte(p);
     if (v < 0)
         return 0;
-    if (v >= TB_WIN_FAR)
-        v = v == TB_WIN_FAR ? EG_MAXD + 2 : EG_MAXD + 1;
-    int d = v - 1;
+    int d = v ? entry_plies(v) : 0;
+    if (d > EG_EVAL_MAXD) /* kept above every heuristic score, the parity kept */
+        d = EG_EVAL_MAXD - 1 + d % 2;
     *score = v == 0 ? 0 : d % 2 ? MORRIS_EGTB_SCORE - d : -(MORRIS_EGTB_SCORE - d);
     return 1;
 }
@@ -538,7 +547,7 @@ static int child_value(const Pos *c)
         return VALUE_WIN - 1;
     int b = probe_byte(c);
     if (b < 0)
-        return -VALUE_WIN; /* not in the tables: never preferred */
+        return -VALUE_WIN - 2; /* a file refused while solving: no value */
     int v = byte_value(b);
     return v > 0 ? -(v - 1) : v < 0 ? -(v + 1) : 0;
 }
@@ -560,6 +569,8 @@ int morris_solve(const void *vp, int *value, Move *best)
         Pos c = *p;
         apply(&c, mv[i]);
         int v = child_value(&c);
+        if (v < -VALUE_WIN - 1)
+            return 0;
         if (v > bv) {
             bv = v;
             *best = mv[i];

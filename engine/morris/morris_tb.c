@@ -303,16 +303,20 @@ void tb_header_write(const TbHeader *h, uint8_t out[TB_HEADER_BYTES])
     out[20] = 0; /* pieces in hand */
     out[21] = (uint8_t)h->scheme;
     out[22] = (uint8_t)h->encoding;
+    out[23] = (uint8_t)(h->version >= 2 ? h->block_log : 0);
     put64(out + 24, h->entries);
     put64(out + 32, h->payload_bytes);
     put64(out + 40, h->payload_sum);
     put32(out + 48, h->longest);
+    put32(out + 52, h->version >= 2 ? h->blocks : 0);
     put64(out + 56, tb_checksum(out, 56));
 }
 
-static uint64_t payload_of(int encoding, uint64_t entries)
+uint64_t tb_payload_bytes(int encoding, uint64_t entries)
 {
-    return encoding == TB_ENC_WDL2 ? (entries + 3) / 4 : entries;
+    return encoding == TB_ENC_WDL2    ? (entries + 3) / 4
+           : encoding == TB_ENC_DTM16 ? 2 * entries
+                                      : entries;
 }
 
 int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeader *h, char *why,
@@ -328,8 +332,9 @@ int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeade
         return -1;
     }
     h->version = get32(buf + 8);
-    if (h->version != TB_VERSION) {
-        snprintf(why, whylen, "format version %u, this engine reads %d", h->version, TB_VERSION);
+    if (h->version < 1 || h->version > TB_VERSION) {
+        snprintf(why, whylen, "format version %u, this engine reads 1 and %d", h->version,
+                 TB_VERSION);
         return -1;
     }
     if (get32(buf + 12) != TB_HEADER_BYTES || get64(buf + 56) != tb_checksum(buf, 56)) {
@@ -346,8 +351,12 @@ int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeade
     h->payload_bytes = get64(buf + 32);
     h->payload_sum = get64(buf + 40);
     h->longest = get32(buf + 48);
+    h->block_log = buf[23];
+    h->blocks = get32(buf + 52);
+    int v2 = h->version >= 2;
     if (h->diagonals > 1 || h->flying > 1 || h->mover < TB_MIN || h->mover > TB_MAX ||
-        h->opp < TB_MIN || h->opp > TB_MAX || buf[20] != 0 || buf[23] != 0 || get32(buf + 52)) {
+        h->opp < TB_MIN || h->opp > TB_MAX || buf[20] != 0 ||
+        (v2 ? h->block_log < 12 || h->block_log > 30 : h->block_log || h->blocks)) {
         snprintf(why, whylen, "header names no table of this format");
         return -1;
     }
@@ -355,20 +364,26 @@ int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeade
         snprintf(why, whylen, "unknown index scheme %d", h->scheme);
         return -1;
     }
-    if (h->encoding != TB_ENC_DTM8 && h->encoding != TB_ENC_WDL2) {
+    if (h->encoding != TB_ENC_DTM8 && h->encoding != TB_ENC_WDL2 &&
+        !(v2 && h->encoding == TB_ENC_DTM16)) {
         snprintf(why, whylen, "unknown entry encoding %d", h->encoding);
         return -1;
     }
     if (h->entries != tb_entries(h->mover, h->opp) ||
-        h->payload_bytes != payload_of(h->encoding, h->entries)) {
+        h->payload_bytes != tb_payload_bytes(h->encoding, h->entries)) {
         snprintf(why, whylen, "wrong entry count for %dv%d", h->mover, h->opp);
         return -1;
     }
-    if (file_bytes != TB_HEADER_BYTES + h->payload_bytes) {
+    if (v2 && h->blocks != (h->payload_bytes + (1ull << h->block_log) - 1) >> h->block_log) {
+        snprintf(why, whylen, "wrong block count %u", h->blocks);
+        return -1;
+    }
+    h->payload_at = TB_HEADER_BYTES + 8ull * h->blocks;
+    if (file_bytes != h->payload_at + h->payload_bytes) {
         snprintf(why, whylen, "%s: %llu bytes, the header says %llu",
-                 file_bytes < TB_HEADER_BYTES + h->payload_bytes ? "truncated" : "too long",
+                 file_bytes < h->payload_at + h->payload_bytes ? "truncated" : "too long",
                  (unsigned long long)file_bytes,
-                 (unsigned long long)(TB_HEADER_BYTES + h->payload_bytes));
+                 (unsigned long long)(h->payload_at + h->payload_bytes));
         return -1;
     }
     return 0;

@@ -11,28 +11,36 @@
 #include <stdint.h>
 
 #define TB_MAGIC "MORRISTB"
-#define TB_VERSION 1
+#define TB_VERSION 2 /* written; version 1 files are still read */
 #define TB_HEADER_BYTES 64
+#define TB_BLOCK_LOG 16   /* 64 KiB payload blocks, each with its checksum */
 #define TB_SCHEME_SYM16 1 /* index scheme: mover set up to symmetry, colex */
 #define TB_ENC_DTM8 1     /* one byte an entry: value and distance */
 #define TB_ENC_WDL2 2     /* two bits an entry: value only */
+#define TB_ENC_DTM16 3    /* two bytes an entry: value and a longer distance */
 #define TB_MIN 3          /* fewest pieces a side in a table */
 #define TB_MAX 9          /* most pieces a side the index covers */
 #define TB_NSYM 16
 
-/* Entry bytes (TB_ENC_DTM8; a TB_ENC_WDL2 entry reads as 0, TB_WIN_FAR or
- * TB_LOSS_FAR): 0 draw, 1 + d decided in d plies (d <= TB_MAXD; d odd: the
- * mover wins, even: the mover loses), TB_WIN_FAR / TB_LOSS_FAR: won or lost,
- * distance not stored. */
+/* Entry values (tb_probe, tb_write's get): 0 draw, 1 + d decided in d
+ * plies (d odd: the mover wins, even: the mover loses; d <= TB_MAXD in a
+ * TB_ENC_DTM8 file, d <= TB_MAXD16 in a TB_ENC_DTM16 one), TB_WIN_FAR /
+ * TB_LOSS_FAR: won or lost, distance not stored (a TB_ENC_WDL2 entry reads
+ * as 0 or one of these).  In a TB_ENC_DTM8 file they are the bytes 254 and
+ * 255, in a TB_ENC_DTM16 file the values 65534 and 65535. */
 #define TB_MAXD 252
-#define TB_WIN_FAR 254
-#define TB_LOSS_FAR 255
+#define TB_MAXD16 65532
+#define TB_WIN_FAR 65534
+#define TB_LOSS_FAR 65535
 
 typedef struct TbHeader {
     uint32_t version;
     int diagonals, flying, mover, opp, scheme, encoding;
     uint64_t entries, payload_bytes, payload_sum;
-    uint32_t longest; /* the longest distance stored, plies */
+    uint32_t longest;    /* the longest distance stored, plies */
+    int block_log;       /* version 2: log2 of a block's bytes */
+    uint32_t blocks;     /* version 2: blocks of the payload (their checksums follow the header) */
+    uint64_t payload_at; /* where the payload starts (tb_header_parse fills it) */
 } TbHeader;
 
 /* --- symmetry and index ---------------------------------------------- */
@@ -54,7 +62,9 @@ uint64_t tb_checksum(const void *data, size_t n);
 /* The same in pieces: h from tb_checksum (or _more) of the bytes before,
  * whose count must be a multiple of 8. */
 uint64_t tb_checksum_more(uint64_t h, const void *data, size_t n);
-/* The 64 header bytes of h into out. */
+/* The payload bytes of entries in encoding enc. */
+uint64_t tb_payload_bytes(int encoding, uint64_t entries);
+/* The 64 header bytes of h into out (the block table is not part of them). */
 void tb_header_write(const TbHeader *h, uint8_t out[TB_HEADER_BYTES]);
 /* Parses the header of a file of file_bytes bytes whose first len bytes are
  * buf; 0, or -1 with the reason in why.  Never reads past buf[len). */
@@ -82,14 +92,16 @@ int tb_open_file(const char *file, int diagonals, int flying, int m, int o);
 void tb_suspend(int on);
 /* Forgets every mapped table. */
 void tb_close_all(void);
-/* The entry byte of (mover x, opponent y) from a mapped file, or -1. */
+/* The entry value of (mover x, opponent y) from a mapped file, or -1 (no
+ * file, or the file refused: a block whose checksum fails refuses it). */
 int tb_probe(int diagonals, int flying, uint32_t x, uint32_t y);
-/* Whether table (m, o) is mapped and whole. */
+/* Whether table (m, o) is mapped and not refused (its blocks are checked
+ * as probes first reach them; a file opened by tb_open_file is whole). */
 int tb_have(int diagonals, int flying, int m, int o);
 
 /* Writes table (m, o) atomically into dir (temporary file, fsync, rename)
- * from get(ctx, i), the entry byte of index i; 0 or -1 with the reason in
- * why. */
+ * from get(ctx, i), the entry value of index i, in format version 2; 0 or
+ * -1 with the reason in why (a distance the encoding cannot hold, I/O). */
 int tb_write(const char *dir, int diagonals, int flying, int m, int o, int encoding,
              int (*get)(void *ctx, uint64_t i), void *ctx, char *why, size_t whylen);
 /* mkdir -p dir; 0 or -1. */

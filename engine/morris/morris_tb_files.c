@@ -1,8 +1,8 @@
 /*
  * morris_tb_files.c -- the table files on TablePath (docs/tables.md):
- * found and mapped read-only per option set, checked (header at once, the
- * payload's checksum at the table's first use), probed; and written
- * atomically (a temporary file, fsync, rename).
+ * found and mapped read-only per option set, checked (the header at once,
+ * each block of the payload when a probe first reaches it), probed; and
+ * written atomically (a temporary file, fsync, rename).
  */
 #include "morris_tb.h"
 
@@ -25,11 +25,15 @@
 #define PATH_MAX_LEN 4096
 
 typedef struct TbFile {
-    _Atomic int state; /* 0 none, 1 mapped (payload not checked yet), 2 whole, -1 refused */
+    _Atomic int state; /* 0 none, 1 mapped (its blocks checked as they are used), -1 refused */
     const uint8_t *map;
     size_t len;
-    int encoding;
-    uint64_t sum;
+    const uint8_t *payload; /* in map */
+    uint64_t payload_bytes, sum;
+    int encoding, shift; /* block of a payload offset: offset >> shift */
+    uint32_t blocks;
+    const uint8_t *sums;      /* version 2: the block table (in map); version 1: NULL, one block */
+    _Atomic uint8_t *checked; /* per block: 1 once its checksum was found right */
     char name[PATH_MAX_LEN];
 } TbFile;
 
@@ -99,6 +103,8 @@ static void unmap(TbFile *t)
     if (t->map)
         munmap((void *)t->map, t->len);
 #endif
+    free((void *)t->checked);
+    t->checked = NULL;
     t->map = NULL;
     atomic_store(&t->state, 0);
 }
@@ -144,10 +150,23 @@ static int map_file(TbFile *t, const char *file, int d, int f, int m, int o, cha
         snprintf(why, wl, "cannot map it: %s", strerror(errno));
         return -1;
     }
+    uint32_t blocks = h.version >= 2 ? h.blocks : 1;
+    _Atomic uint8_t *checked = calloc(blocks ? blocks : 1, sizeof *checked);
+    if (!checked) {
+        munmap(p, (size_t)st.st_size);
+        snprintf(why, wl, "out of memory");
+        return -1;
+    }
     t->map = p;
     t->len = (size_t)st.st_size;
+    t->payload = t->map + h.payload_at;
+    t->payload_bytes = h.payload_bytes;
     t->encoding = h.encoding;
     t->sum = h.payload_sum;
+    t->shift = h.version >= 2 ? h.block_log : 63;
+    t->blocks = blocks;
+    t->sums = h.version >= 2 ? t->map + TB_HEADER_BYTES : NULL;
+    t->checked = checked;
     snprintf(t->name, sizeof t->name, "%s", file);
     atomic_store_explicit(&t->state, 1, memory_order_release);
     return 0;
@@ -199,19 +218,56 @@ void tb_open(int d, int f)
     pthread_mutex_unlock(&files_lock);
 }
 
-/* The payload's checksum, once (under files_lock). */
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* Refuses t from now on (said once); its mapping stays until the next
+ * tb_open, as other threads may be reading it. */
+static void refuse_mapped(TbFile *t, const char *why)
+{
+    int was = 1;
+    if (atomic_compare_exchange_strong(&t->state, &was, -1))
+        refuse(t->name, why);
+}
+
+/* Checks block b of t's payload against its checksum (once: a block found
+ * right is marked); 1 right, 0 wrong (t refused).  Any thread: two that
+ * check the same block at once both find the same. */
+static int check_block(TbFile *t, uint32_t b)
+{
+    if (atomic_load_explicit(&t->checked[b], memory_order_acquire))
+        return 1;
+    uint64_t at = t->sums ? (uint64_t)b << t->shift : 0;
+    uint64_t n = t->sums ? (uint64_t)1 << t->shift : t->payload_bytes;
+    n = n < t->payload_bytes - at ? n : t->payload_bytes - at;
+    uint64_t want = t->sums ? le64(t->sums + 8ull * b) : t->sum;
+    if (tb_checksum(t->payload + at, (size_t)n) != want) {
+        char why[64];
+        if (t->sums)
+            snprintf(why, sizeof why, "corrupt (checksum of block %u)", b);
+        else
+            snprintf(why, sizeof why, "corrupt (checksum)");
+        refuse_mapped(t, why);
+        return 0;
+    }
+    atomic_store_explicit(&t->checked[b], 1, memory_order_release);
+    return 1;
+}
+
+/* Every block, and the whole payload's checksum (the builder, the tests). */
 static int verify(TbFile *t)
 {
-    if (atomic_load(&t->state) == 1) {
-        if (tb_checksum(t->map + TB_HEADER_BYTES, t->len - TB_HEADER_BYTES) == t->sum) {
-            atomic_store_explicit(&t->state, 2, memory_order_release);
-        } else {
-            refuse(t->name, "corrupt (checksum)");
-            unmap(t);
-            atomic_store(&t->state, -1);
-        }
-    }
-    return atomic_load(&t->state) == 2;
+    for (uint32_t b = 0; b < t->blocks && atomic_load(&t->state) == 1; b++)
+        (void)check_block(t, b);
+    if (atomic_load(&t->state) == 1 && t->sums &&
+        tb_checksum(t->payload, (size_t)t->payload_bytes) != t->sum)
+        refuse_mapped(t, "corrupt (checksum)");
+    return atomic_load(&t->state) == 1;
 }
 
 int tb_open_file(const char *file, int d, int f, int m, int o)
@@ -244,39 +300,36 @@ void tb_close_all(void)
     pthread_mutex_unlock(&files_lock);
 }
 
-static TbFile *whole(int d, int f, int m, int o)
+static TbFile *usable(int d, int f, int m, int o)
 {
     if (m < TB_MIN || m > TB_MAX || o < TB_MIN || o > TB_MAX ||
         atomic_load_explicit(&suspended, memory_order_relaxed))
         return NULL;
     TbFile *t = &files[d][f][m][o];
-    int s = atomic_load_explicit(&t->state, memory_order_acquire);
-    if (s == 2)
-        return t;
-    if (s != 1)
-        return NULL;
-    pthread_mutex_lock(&files_lock);
-    int ok = verify(t);
-    pthread_mutex_unlock(&files_lock);
-    return ok ? t : NULL;
+    return atomic_load_explicit(&t->state, memory_order_acquire) == 1 ? t : NULL;
 }
 
 int tb_have(int d, int f, int m, int o)
 {
-    return whole(d, f, m, o) != NULL;
+    return usable(d, f, m, o) != NULL;
 }
 
 int tb_probe(int d, int f, uint32_t x, uint32_t y)
 {
-    TbFile *t = whole(d, f, popcnt(x), popcnt(y));
+    TbFile *t = usable(d, f, popcnt(x), popcnt(y));
     if (!t)
         return -1;
     uint64_t i = tb_index(x, y);
-    const uint8_t *pl = t->map + TB_HEADER_BYTES;
+    uint64_t at = t->encoding == TB_ENC_DTM8 ? i : t->encoding == TB_ENC_WDL2 ? i >> 2 : 2 * i;
+    if (!check_block(t, (uint32_t)(at >> t->shift)))
+        return -1;
+    const uint8_t *pl = t->payload;
+    if (t->encoding == TB_ENC_DTM16)
+        return pl[at] | pl[at + 1] << 8;
     if (t->encoding == TB_ENC_DTM8)
-        return pl[i];
+        return pl[at] < 254 ? pl[at] : pl[at] == 254 ? TB_WIN_FAR : TB_LOSS_FAR;
     static const int wdl[4] = {0, TB_WIN_FAR, TB_LOSS_FAR, -1};
-    return wdl[(pl[i >> 2] >> (2 * (i & 3))) & 3];
+    return wdl[(pl[at] >> (2 * (i & 3))) & 3];
 }
 
 /* --- writing ---------------------------------------------------------- */
@@ -301,52 +354,74 @@ int tb_write(const char *dir, int d, int f, int m, int o, int encoding,
     tb_file_name(d, f, m, o, name, sizeof name);
     snprintf(file, sizeof file, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", dir, name, (long)getpid());
+    TbHeader h = {.version = TB_VERSION,
+                  .diagonals = d,
+                  .flying = f,
+                  .mover = m,
+                  .opp = o,
+                  .scheme = TB_SCHEME_SYM16,
+                  .encoding = encoding,
+                  .block_log = TB_BLOCK_LOG};
+    h.entries = tb_entries(m, o);
+    h.payload_bytes = tb_payload_bytes(encoding, h.entries);
+    const uint64_t bs = 1ull << TB_BLOCK_LOG;
+    h.blocks = (uint32_t)((h.payload_bytes + bs - 1) >> TB_BLOCK_LOG);
+    h.payload_at = TB_HEADER_BYTES + 8ull * h.blocks;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return fail(why, wl, "cannot create", tmp);
-    TbHeader h = {TB_VERSION, d, f, m, o, TB_SCHEME_SYM16, encoding, 0, 0, 0, 0};
-    h.entries = tb_entries(m, o);
-    h.payload_bytes = encoding == TB_ENC_WDL2 ? (h.entries + 3) / 4 : h.entries;
-    uint8_t head[TB_HEADER_BYTES] = {0}, *buf = malloc(1 << 20);
-    int ok = buf && pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head;
-    /* The payload in pieces of 1 MB (a multiple of 8: tb_checksum's words). */
-    uint64_t i = 0, at = TB_HEADER_BYTES, sum = tb_checksum(NULL, 0);
-    while (ok && i < h.entries) {
-        size_t n = 0;
-        if (encoding == TB_ENC_DTM8) {
-            for (; n < (1 << 20) && i < h.entries; n++, i++) {
-                int v = get(ctx, i);
-                buf[n] = (uint8_t)v;
-                if (v >= 1 && v <= TB_MAXD + 1 && (uint32_t)(v - 1) > h.longest)
-                    h.longest = (uint32_t)(v - 1);
-            }
-        } else {
-            for (; n < (1 << 20) && i < h.entries; n++) {
-                uint8_t b = 0;
-                for (int k = 0; k < 4 && i < h.entries; k++, i++) {
+    uint8_t head[TB_HEADER_BYTES] = {0}, *buf = malloc(bs), *table = calloc(h.blocks + 1, 8);
+    int ok = buf && table && pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head, bad = 0;
+    /* The payload block by block (a multiple of 8 bytes: tb_checksum's words). */
+    uint64_t i = 0, at = 0, sum = tb_checksum(NULL, 0);
+    for (uint32_t blk = 0; ok && at < h.payload_bytes; blk++) {
+        size_t n = (size_t)(h.payload_bytes - at < bs ? h.payload_bytes - at : bs);
+        for (size_t k = 0; k < n; k++) {
+            if (encoding == TB_ENC_WDL2) { /* four entries a byte */
+                uint8_t byte = 0;
+                for (int q = 0; q < 4 && i < h.entries; q++, i++) {
                     int v = get(ctx, i);
                     int w = v == 0             ? 0
                             : v == TB_WIN_FAR  ? 1
                             : v == TB_LOSS_FAR ? 2
-                            : (v - 1) % 2      ? 1
-                                               : 2;
-                    b |= (uint8_t)(w << (2 * k));
+                                               : 2 - (v - 1) % 2;
+                    byte |= (uint8_t)(w << (2 * q));
                 }
-                buf[n] = b;
+                buf[k] = byte;
+                continue;
+            }
+            int v = get(ctx, i++);
+            if (v > 0 && v < TB_WIN_FAR && (uint32_t)(v - 1) > h.longest)
+                h.longest = (uint32_t)(v - 1);
+            if (encoding == TB_ENC_DTM16) {
+                buf[k] = (uint8_t)v;
+                buf[++k] = (uint8_t)(v >> 8);
+            } else {
+                bad |= v > TB_MAXD + 1 && v < TB_WIN_FAR;
+                buf[k] = (uint8_t)(v == TB_WIN_FAR ? 254 : v == TB_LOSS_FAR ? 255 : v);
             }
         }
+        uint64_t bsum = tb_checksum(buf, n);
+        for (int q = 0; q < 8; q++)
+            table[8 * blk + q] = (uint8_t)(bsum >> (8 * q));
         sum = tb_checksum_more(sum, buf, n);
-        ok = pwrite(fd, buf, n, (off_t)at) == (ssize_t)n;
+        ok = !bad && pwrite(fd, buf, n, (off_t)(h.payload_at + at)) == (ssize_t)n;
         at += n;
     }
     if (ok) {
         h.payload_sum = sum;
         tb_header_write(&h, head);
-        ok = pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head && fsync(fd) == 0;
+        ok = pwrite(fd, table, 8ull * h.blocks, TB_HEADER_BYTES) == (ssize_t)(8ull * h.blocks) &&
+             pwrite(fd, head, sizeof head, 0) == (ssize_t)sizeof head && fsync(fd) == 0;
     }
     free(buf);
+    free(table);
     if (!ok) {
-        fail(why, wl, "cannot write", tmp);
+        if (bad)
+            snprintf(why, wl, "%s: a distance over %d plies, which a byte cannot hold", file,
+                     TB_MAXD);
+        else
+            fail(why, wl, "cannot write", tmp);
         close(fd);
         unlink(tmp);
         return -1;

@@ -40,9 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     TbHeader h;
     char why[160];
     if (tb_header_parse(buf, len, file_bytes, &h, why, sizeof why) == 0) {
-        uint64_t need = h.encoding == TB_ENC_WDL2 ? (h.entries + 3) / 4 : h.entries;
+        uint64_t need = tb_payload_bytes(h.encoding, h.entries);
+        uint64_t blocks = h.version >= 2 ? (need + (1ull << h.block_log) - 1) >> h.block_log : 0;
         if (h.entries != tb_entries(h.mover, h.opp) || h.payload_bytes != need ||
-            file_bytes != TB_HEADER_BYTES + need || len < TB_HEADER_BYTES) {
+            h.blocks != blocks || h.payload_at != TB_HEADER_BYTES + 8 * blocks ||
+            file_bytes != h.payload_at + need || len < TB_HEADER_BYTES) {
             fprintf(stderr, "fuzz_tables: a bad header accepted\n");
             abort();
         }
