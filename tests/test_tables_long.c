@@ -2,7 +2,9 @@
  * test_tables_long.c -- the Morris table files against the tables built in
  * memory on every position of 3 and 4 a side and 5 against 3, and each
  * table value against the values of its children on random positions of
- * every class built.  In `make test`: the standard option set (plain
+ * every class built; the builder's 4-byte words give the same files as its
+ * 2-byte ones, and its win/draw/loss build the same values without the
+ * distances.  In `make test`: the standard option set (plain
  * board, flying).  `make test-tables` sets TABLES_SETS=all and
  * TABLES_UPTO=6: all four option sets, and the children test on every class
  * up to 6 a side (a build of an hour or more on 2 cores; docs/tables.md).
@@ -82,6 +84,72 @@ static void test_agree_memory(void **state)
         }
 }
 
+/* Every entry value of class (m, o) of the file in dir. */
+static int *class_values(const char *from, int d, int f, int m, int o)
+{
+    char name[64], file[512];
+    tb_file_name(d, f, m, o, name, sizeof name);
+    snprintf(file, sizeof file, "%s/%s", from, name);
+    assert_int_equal(tb_open_file(file, d, f, m, o), 0);
+    uint64_t n = tb_entries(m, o);
+    int *v = malloc(n * sizeof *v);
+    assert_non_null(v);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        tb_unindex(m, o, i, &x, &y);
+        v[i] = tb_probe(d, f, x, y);
+    }
+    return v;
+}
+
+/* Builds of the classes of test_agree_memory (into dir) again: with 4-byte
+ * words from the start (the same value on every entry), and win/draw/loss
+ * only from 7 pieces on (3v3 with distances, which 3v4 reads; 4v4 reads
+ * 3v4, a win/draw/loss file): the same value, or the same win, draw or
+ * loss. */
+static void test_wide_and_wdl(void **state)
+{
+    (void)state;
+    int san = td_sanitized();
+    for (int kind = 0; kind < 2; kind++) {
+        char other[256];
+        tc_tempdir(other, sizeof other);
+        TbBuildOpts o = {.dir = other,
+                         .upto = san ? 3 : 5,
+                         .threads = 2,
+                         .encoding = TB_ENC_DTM8,
+                         .diag_mask = 1,
+                         .fly_mask = 2,
+                         .quiet = 1,
+                         .max_total = 8,
+                         .wide = kind == 0,
+                         .wdl_from = kind == 1 ? 6 : 0};
+        assert_int_equal(tb_build(&o), 0);
+        static const int cls[][2] = {{3, 3}, {3, 4}, {4, 3}, {4, 4}, {3, 5}, {5, 3}};
+        for (int c = 0; c < (san ? 1 : 6); c++) {
+            int m = cls[c][0], op = cls[c][1], same = 0;
+            int *want = class_values(dir, 0, 1, m, op), *got = class_values(other, 0, 1, m, op);
+            uint64_t n = tb_entries(m, op);
+            for (uint64_t i = 0; i < n; i++) {
+                int w = want[i], g = got[i];
+                if (kind == 1 && m + op > 6 && w) /* no distance: won or lost */
+                    w = (w - 1) % 2 ? TB_WIN_FAR : TB_LOSS_FAR;
+                if (g != w)
+                    fail_msg("%s %dv%d entry %llu: %d, with distances %d",
+                             kind ? "win/draw/loss" : "4-byte", m, op, (unsigned long long)i, g,
+                             want[i]);
+                same++;
+            }
+            print_message("%dv%d: %s build, %d entries as the 2-byte build\n", m, op,
+                          kind ? "win/draw/loss" : "4-byte", same);
+            free(want);
+            free(got);
+        }
+        tb_close_all();
+        tc_rmdir(other);
+    }
+}
+
 static void test_children(void **state)
 {
     (void)state;
@@ -125,6 +193,7 @@ int main(void)
     tb_set_path(""); /* never the user's files */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agree_memory),
+        cmocka_unit_test(test_wide_and_wdl),
         cmocka_unit_test(test_children),
     };
     tc_tempdir(dir, sizeof dir);

@@ -319,6 +319,12 @@ uint64_t tb_payload_bytes(int encoding, uint64_t entries)
                                       : entries;
 }
 
+uint64_t tb_file_bytes(int encoding, uint64_t entries)
+{
+    uint64_t pl = tb_payload_bytes(encoding, entries);
+    return TB_HEADER_BYTES + 8 * ((pl + (1ull << TB_BLOCK_LOG) - 1) >> TB_BLOCK_LOG) + pl;
+}
+
 int tb_header_parse(const uint8_t *buf, size_t len, uint64_t file_bytes, TbHeader *h, char *why,
                     size_t whylen)
 {

@@ -62,8 +62,10 @@ uint64_t tb_checksum(const void *data, size_t n);
 /* The same in pieces: h from tb_checksum (or _more) of the bytes before,
  * whose count must be a multiple of 8. */
 uint64_t tb_checksum_more(uint64_t h, const void *data, size_t n);
-/* The payload bytes of entries in encoding enc. */
+/* The payload bytes of entries in encoding enc; the bytes of a file of
+ * format version 2 holding them. */
 uint64_t tb_payload_bytes(int encoding, uint64_t entries);
+uint64_t tb_file_bytes(int encoding, uint64_t entries);
 /* The 64 header bytes of h into out (the block table is not part of them). */
 void tb_header_write(const TbHeader *h, uint8_t out[TB_HEADER_BYTES]);
 /* Parses the header of a file of file_bytes bytes whose first len bytes are
@@ -126,13 +128,15 @@ typedef struct TbBuildOpts {
     const char *dir;
     int upto;       /* most pieces a side, 3..TB_MAX */
     int threads;    /* 1.. */
-    int encoding;   /* TB_ENC_DTM8 or TB_ENC_WDL2 */
+    int encoding;   /* TB_ENC_DTM8: distances (encoding 1 or 3), TB_ENC_WDL2: none */
     int diag_mask;  /* bit 0: plain board, bit 1: diagonals */
     int fly_mask;   /* bit 0: no flying, bit 1: flying */
     int quiet;      /* no progress lines */
     uint64_t limit; /* bytes the build may take (0: the memory available) */
     int max_total;  /* most pieces on the board in all (0: no bound) */
     uint64_t only;  /* the groups to build, TB_GROUP_BIT of each (0: all) */
+    int wdl_from;   /* groups of more pieces in all: win/draw/loss only (0: none) */
+    int wide;       /* 4-byte build words from the start (else only on need) */
 } TbBuildOpts;
 
 /* The bit of group {m v o, o v m} (3 <= m, o <= TB_MAX) in TbBuildOpts.only. */

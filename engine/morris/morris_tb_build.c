@@ -27,30 +27,86 @@
 
 #include "morris_internal.h"
 
-#define PENDING 255
-#define SKIP 0xFFFFu
-#define VAL(w) ((w)&0xFF)
-#define CNT(w) ((w) >> 8)
-#define VC(v, c) ((uint16_t)((v) | (c) << 8))
-#define NOWIN (1 << 20)
+#define NOWIN (1 << 30)
+
+/* Build words.  Distances: value | count << vbits, a 16-bit word (vbits 8,
+ * distances up to TB_MAXD) or a 32-bit one (vbits 16, up to TB_MAXD16);
+ * value PENDING (all ones) with count c: won in c at most, not final; the
+ * word of all ones: SKIP.  Win/draw/loss only: a byte, W_CNT count bits
+ * (W_NOLOSS: a capture draws, so the entry cannot be lost) and two value
+ * bits (0 undecided, W_WIN, W_LOSS, W_SKIP), and a bit an entry in fresh:
+ * decided, not yet passed on to its predecessors. */
+enum { WORD16, WORD32, WORD8 };
+#define W_CNT 0x3Fu
+#define W_NOLOSS 0x3Fu
+#define W_WIN 0x40u
+#define W_LOSS 0x80u
+#define W_SKIP 0xC0u
+#define W_VAL(w) ((w)&0xC0u)
 
 typedef struct Group {
     const Tables *t;
-    int d, f, n;
+    int d, f, n, kind, vbits, maxd;
+    uint32_t vmask, skip;
     int m[2], o[2];
-    uint16_t *w[2];
+    void *w[2];
+    _Atomic uint64_t *fresh[2];
     uint64_t size[2];
-    _Atomic int maxk, overflow, missing;
+    _Atomic int maxk, overflow, missing, nodist, crowded;
+    _Atomic uint64_t passed;
 } Group;
+
+#define VAL(G, w) ((w) & (G)->vmask)
+#define CNT(G, w) ((w) >> (G)->vbits)
+#define VC(G, v, c) ((uint32_t)(v) | (uint32_t)(c) << (G)->vbits)
+
+static inline uint32_t wld(const Group *G, int s, uint64_t i)
+{
+    switch (G->kind) {
+    case WORD32: return __atomic_load_n((uint32_t *)G->w[s] + i, __ATOMIC_RELAXED);
+    case WORD16: return __atomic_load_n((uint16_t *)G->w[s] + i, __ATOMIC_RELAXED);
+    default: return __atomic_load_n((uint8_t *)G->w[s] + i, __ATOMIC_RELAXED);
+    }
+}
+
+static inline void wst(const Group *G, int s, uint64_t i, uint32_t v)
+{
+    switch (G->kind) {
+    case WORD32: __atomic_store_n((uint32_t *)G->w[s] + i, v, __ATOMIC_RELAXED); break;
+    case WORD16: __atomic_store_n((uint16_t *)G->w[s] + i, (uint16_t)v, __ATOMIC_RELAXED); break;
+    default: __atomic_store_n((uint8_t *)G->w[s] + i, (uint8_t)v, __ATOMIC_RELAXED);
+    }
+}
+
+/* Compare-and-swap of word i: 1 done, else 0 with *old the word now. */
+static inline int wcas(const Group *G, int s, uint64_t i, uint32_t *old, uint32_t nw)
+{
+    if (G->kind == WORD32)
+        return __atomic_compare_exchange_n((uint32_t *)G->w[s] + i, old, nw, 1, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED);
+    int ok;
+    if (G->kind == WORD16) {
+        uint16_t o16 = (uint16_t)*old;
+        ok = __atomic_compare_exchange_n((uint16_t *)G->w[s] + i, &o16, (uint16_t)nw, 1,
+                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        *old = o16;
+    } else {
+        uint8_t o8 = (uint8_t)*old;
+        ok = __atomic_compare_exchange_n((uint8_t *)G->w[s] + i, &o8, (uint8_t)nw, 1,
+                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        *old = o8;
+    }
+    return ok;
+}
+
+static inline void set_fresh(Group *G, int s, uint64_t i)
+{
+    atomic_fetch_or_explicit(&G->fresh[s][i >> 6], 1ull << (i & 63), memory_order_relaxed);
+}
 
 static inline int slot(const Group *G, int m)
 {
     return G->m[0] == m ? 0 : 1;
-}
-
-static inline uint16_t ld(uint16_t *p)
-{
-    return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
 static void amax(_Atomic int *a, int v)
@@ -85,7 +141,9 @@ static int distinct(uint64_t *v, int n)
 }
 
 /* The moves of mover x against y: distinct children inside the group (if
- * want_in), and what the captures give. */
+ * want_in), and what the captures give (a smaller class's value without a
+ * distance counts as a win or loss in TB_MAXD16 + 1 plies: only the
+ * win/draw/loss build takes it). */
 static void forward(Group *G, uint32_t x, uint32_t y, int want_in, Fwd *r)
 {
     const Tables *t = G->t;
@@ -121,10 +179,13 @@ static void forward(Group *G, uint32_t x, uint32_t y, int want_in, Fwd *r)
                     atomic_store(&G->missing, 1);
                     continue;
                 }
+                if (v >= TB_WIN_FAR) {
+                    if (G->kind != WORD8)
+                        atomic_store(&G->nodist, 1); /* no distance to build on */
+                    v = v == TB_WIN_FAR ? TB_MAXD16 + 2 : TB_MAXD16 + 1;
+                }
                 if (v == 0)
                     r->draw = 1;
-                else if (v == TB_LOSS_FAR || v == TB_WIN_FAR)
-                    atomic_store(&G->overflow, 1); /* no distance to build on */
                 else if ((v - 1) % 2 == 0)
                     r->wc = r->wc < v ? r->wc : v; /* loss in v-1: win in v */
                 else
@@ -139,39 +200,52 @@ static void init_entry(Group *G, int s, uint64_t i)
 {
     uint32_t x, y;
     tb_unindex(G->m[s], G->o[s], i, &x, &y);
-    uint16_t *w = &G->w[s][i];
     if (tb_index(x, y) != i) {
-        *w = SKIP;
+        wst(G, s, i, G->skip);
         return;
     }
     Fwd f;
     forward(G, x, y, 1, &f);
+    if (G->kind == WORD8) {
+        uint32_t w = f.nmoves == 0         ? W_LOSS
+                     : f.wc < NOWIN        ? W_WIN
+                     : f.n_in == 0         ? (f.draw ? W_NOLOSS : W_LOSS)
+                     : f.draw              ? W_NOLOSS
+                     : f.n_in < (int)W_CNT ? (uint32_t)f.n_in
+                                           : W_NOLOSS;
+        if (!f.draw && f.wc == NOWIN && f.n_in >= (int)W_CNT)
+            atomic_store(&G->crowded, 1);
+        wst(G, s, i, w);
+        if (W_VAL(w))
+            set_fresh(G, s, i);
+        return;
+    }
     if (f.nmoves == 0) {
-        *w = VC(1, 0); /* no legal move: lost now */
+        wst(G, s, i, VC(G, 1, 0)); /* no legal move: lost now */
     } else if (f.wc < NOWIN) {
-        *w = VC(PENDING, f.wc);
+        if (f.wc > G->maxd)
+            atomic_store(&G->overflow, 1);
+        wst(G, s, i, VC(G, G->vmask, f.wc));
         amax(&G->maxk, f.wc);
-    } else if (f.maxl > TB_MAXD) {
+    } else if (f.maxl > G->maxd) {
         atomic_store(&G->overflow, 1);
     } else if (f.n_in == 0) {
-        *w = VC(f.draw ? 0 : f.maxl + 1, 0);
+        wst(G, s, i, VC(G, f.draw ? 0 : f.maxl + 1, 0));
         if (!f.draw)
             amax(&G->maxk, f.maxl);
     } else {
-        *w = VC(0, f.n_in);
+        wst(G, s, i, VC(G, 0, f.n_in));
     }
 }
 
-/* The entries whose mover (y, having just moved, closing no mill) moved
- * into (mover x, opponent y), decided at level k. */
-static void retro(Group *G, uint32_t x, uint32_t y, int k)
+/* The distinct entries (in slot *ps) whose mover (y, having just moved,
+ * closing no mill) moved into (mover x, opponent y): their count. */
+static int preds(const Group *G, uint32_t x, uint32_t y, int *ps, uint64_t *pred)
 {
     const Tables *t = G->t;
-    int ps = slot(G, popcnt(y));
-    uint16_t *vc = G->w[ps];
+    *ps = slot(G, popcnt(y));
     uint32_t empty = ALL_PTS & ~(x | y);
     int yfly = G->f && popcnt(y) == 3, np = 0;
-    uint64_t pred[4 * NPTS];
     for (uint32_t a = y; a; a &= a - 1) {
         int to = lsb(a);
         uint32_t rest = y & ~(1u << to);
@@ -180,25 +254,31 @@ static void retro(Group *G, uint32_t x, uint32_t y, int k)
         for (uint32_t b = yfly ? empty : (t->adj[to] & empty); b; b &= b - 1)
             pred[np++] = tb_index(rest | (b & -b), x);
     }
-    np = distinct(pred, np);
+    return distinct(pred, np);
+}
+
+/* The predecessors of (mover x, opponent y), decided at level k. */
+static void retro(Group *G, uint32_t x, uint32_t y, int k)
+{
+    int ps;
+    uint64_t pred[4 * NPTS];
+    int np = preds(G, x, y, &ps, pred);
     for (int i = 0; i < np; i++) {
-        uint16_t *w = &vc[pred[i]], old = ld(w);
+        uint32_t old = wld(G, ps, pred[i]);
         if (k % 2 == 0) {
-            if (k + 1 > TB_MAXD) {
+            if (k + 1 > G->maxd) {
                 atomic_store(&G->overflow, 1);
-            } else if (VAL(old) == 0 || VAL(old) == PENDING) {
-                __atomic_store_n(w, VC(k + 2, 0), __ATOMIC_RELAXED);
+            } else if (VAL(G, old) == 0 || VAL(G, old) == G->vmask) {
+                wst(G, ps, pred[i], VC(G, k + 2, 0));
                 amax(&G->maxk, k + 1);
             }
             continue;
         }
-        uint16_t nw;
         do {
-            if (VAL(old) != 0 || CNT(old) == 0)
+            if (VAL(G, old) != 0 || CNT(G, old) == 0)
                 break;
-            nw = (uint16_t)(old - (1 << 8));
-        } while (!__atomic_compare_exchange_n(w, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-        if (VAL(old) != 0 || CNT(old) != 1)
+        } while (!wcas(G, ps, pred[i], &old, old - VC(G, 0, 1)));
+        if (VAL(G, old) != 0 || CNT(G, old) != 1)
             continue;
         uint32_t px, py;
         tb_unindex(popcnt(y), popcnt(x), pred[i], &px, &py);
@@ -207,12 +287,31 @@ static void retro(Group *G, uint32_t x, uint32_t y, int k)
         if (f.draw)
             continue;
         int d = f.maxl > k + 1 ? f.maxl : k + 1;
-        if (d > TB_MAXD) {
+        if (d > G->maxd) {
             atomic_store(&G->overflow, 1);
             continue;
         }
-        __atomic_store_n(w, VC(d + 1, 0), __ATOMIC_RELAXED);
+        wst(G, ps, pred[i], VC(G, d + 1, 0));
         amax(&G->maxk, d);
+    }
+}
+
+/* Win/draw/loss only: the predecessors of (mover x, opponent y), which the
+ * mover wins (won) or loses. */
+static void retro_wdl(Group *G, uint32_t x, uint32_t y, int won)
+{
+    int ps;
+    uint64_t pred[4 * NPTS];
+    int np = preds(G, x, y, &ps, pred);
+    for (int i = 0; i < np; i++) {
+        uint32_t old = wld(G, ps, pred[i]), nw = 0;
+        do {
+            if (W_VAL(old) || (won && old == W_NOLOSS))
+                break;
+            nw = !won ? W_WIN : old == 1 ? W_LOSS : old - 1;
+        } while (!wcas(G, ps, pred[i], &old, nw));
+        if (!W_VAL(old) && !(won && old == W_NOLOSS) && W_VAL(nw))
+            set_fresh(G, ps, pred[i]);
     }
 }
 
@@ -233,13 +332,29 @@ static void *run_job(void *arg)
                 init_entry(G, s, i);
             continue;
         }
-        int want = j->k + 1;
-        for (uint64_t i = lo; i < hi; i++) {
-            uint16_t w = ld(&G->w[s][i]);
-            if (VAL(w) != want) {
-                if (VAL(w) != PENDING || CNT(w) != j->k)
+        if (G->kind == WORD8) { /* the entries decided and not yet passed on */
+            uint64_t n = 0;     /* (a word two slices share goes to whichever takes it) */
+            for (uint64_t b = lo >> 6; b < (hi + 63) >> 6; b++) {
+                if (!atomic_load_explicit(&G->fresh[s][b], memory_order_relaxed))
                     continue;
-                __atomic_store_n(&G->w[s][i], VC(want, 0), __ATOMIC_RELAXED);
+                uint64_t bits = atomic_exchange(&G->fresh[s][b], 0);
+                for (; bits; bits &= bits - 1, n++) {
+                    uint64_t i = b << 6 | (uint64_t)__builtin_ctzll(bits);
+                    uint32_t x, y;
+                    tb_unindex(G->m[s], G->o[s], i, &x, &y);
+                    retro_wdl(G, x, y, W_VAL(wld(G, s, i)) == W_WIN);
+                }
+            }
+            atomic_fetch_add(&G->passed, n);
+            continue;
+        }
+        uint32_t want = (uint32_t)j->k + 1;
+        for (uint64_t i = lo; i < hi; i++) {
+            uint32_t w = wld(G, s, i);
+            if (VAL(G, w) != want) {
+                if (VAL(G, w) != G->vmask || CNT(G, w) != (uint32_t)j->k)
+                    continue;
+                wst(G, s, i, VC(G, want, 0));
             }
             uint32_t x, y;
             tb_unindex(G->m[s], G->o[s], i, &x, &y);
@@ -270,17 +385,24 @@ static void run_pass(Group *G, int k, int threads)
     }
 }
 
+/* The entry value of index i of slot s (the canonical entry's). */
+static int word_value(const Group *G, int s, uint64_t i)
+{
+    uint32_t w = wld(G, s, i);
+    if (w == G->skip) {
+        uint32_t x, y;
+        tb_unindex(G->m[s], G->o[s], i, &x, &y);
+        w = wld(G, s, tb_index(x, y));
+    }
+    if (G->kind == WORD8)
+        return W_VAL(w) == W_WIN ? TB_WIN_FAR : W_VAL(w) == W_LOSS ? TB_LOSS_FAR : 0;
+    return (int)VAL(G, w);
+}
+
 static int entry_of(void *ctx, uint64_t i)
 {
     Group *G = ((void **)ctx)[0];
-    int s = *(int *)((void **)ctx)[1];
-    uint16_t w = G->w[s][i];
-    if (w == SKIP) {
-        uint32_t x, y;
-        tb_unindex(G->m[s], G->o[s], i, &x, &y);
-        w = G->w[s][tb_index(x, y)];
-    }
-    return VAL(w);
+    return word_value(G, *(int *)((void **)ctx)[1], i);
 }
 
 static double now_s(void)
@@ -312,6 +434,67 @@ static int file_whole(const char *dir, int d, int f, int m, int o)
     return access(file, F_OK) == 0 && tb_open_file(file, d, f, m, o) == 0;
 }
 
+static void set_kind(Group *G, int kind)
+{
+    G->kind = kind;
+    G->vbits = kind == WORD32 ? 16 : 8;
+    G->vmask = (1u << G->vbits) - 1;
+    G->skip = kind == WORD32 ? 0xFFFFFFFFu : kind == WORD16 ? 0xFFFFu : W_SKIP;
+    G->maxd = kind == WORD32 ? TB_MAXD16 : TB_MAXD;
+}
+
+/* Bytes of build memory an entry takes, times 8. */
+static uint64_t eighths(int kind)
+{
+    return kind == WORD32 ? 32 : kind == WORD16 ? 16 : 9; /* a byte and a fresh bit */
+}
+
+static void free_words(Group *G)
+{
+    for (int s = 0; s < G->n; s++) {
+        free(G->w[s]);
+        free((void *)G->fresh[s]);
+        G->w[s] = NULL;
+        G->fresh[s] = NULL;
+    }
+}
+
+/* G's entries in words of its kind: NULL, or why not. */
+static const char *solve_group(Group *G, int threads)
+{
+    atomic_store(&G->maxk, 0);
+    atomic_store(&G->overflow, 0);
+    atomic_store(&G->missing, 0);
+    atomic_store(&G->nodist, 0);
+    atomic_store(&G->crowded, 0);
+    for (int s = 0; s < G->n; s++) {
+        G->w[s] = malloc(G->size[s] * eighths(G->kind) / 8 + 1);
+        if (G->kind == WORD8)
+            G->fresh[s] = calloc((G->size[s] + 63) / 64 + 1, sizeof(uint64_t));
+        if (!G->w[s] || (G->kind == WORD8 && !G->fresh[s]))
+            return "out of memory";
+    }
+    run_pass(G, -1, threads);
+    if (G->kind == WORD8) {
+        uint64_t n;
+        do {
+            atomic_store(&G->passed, 0);
+            run_pass(G, 0, threads);
+            n = atomic_load(&G->passed);
+        } while (n && !G->missing);
+    } else {
+        for (int k = 0; k <= atomic_load(&G->maxk) && !G->overflow && !G->missing && !G->nodist;
+             k++)
+            run_pass(G, k, threads);
+    }
+    return G->missing    ? "a smaller class is missing"
+           : G->nodist   ? "a smaller class holds no distances (built win/draw/loss only)"
+           : G->crowded  ? "an entry has more children than a byte word counts"
+           : G->overflow ? (G->kind == WORD16 ? "a distance exceeds 252 plies"
+                                              : "a distance exceeds 65532 plies")
+                         : NULL;
+}
+
 /* Builds group (m, o) [and (o, m)] of (d, f) into dir; 1 built, 0 on disk
  * already, -1 failed. */
 static int build_group(const TbBuildOpts *op, int d, int f, int m, int o, double *secs)
@@ -329,50 +512,57 @@ static int build_group(const TbBuildOpts *op, int d, int f, int m, int o, double
         have &= file_whole(op->dir, d, f, G.m[s], G.o[s]);
     if (have)
         return 0;
-    uint64_t need = 0, avail = op->limit ? op->limit : mem_available();
-    for (int s = 0; s < G.n; s++) {
-        G.size[s] = tb_entries(G.m[s], G.o[s]);
-        need += G.size[s] * sizeof(uint16_t);
-    }
-    if (avail && need > avail) {
-        fprintf(stderr,
-                "tables: %dv%d of Diagonals=%s Flying=%s needs %llu MB, %llu MB available; "
-                "not built\n",
-                m, o, d ? "true" : "false", f ? "true" : "false",
-                (unsigned long long)((need + (1 << 20) - 1) >> 20),
-                (unsigned long long)(avail >> 20));
-        return -1;
-    }
-    if (!op->quiet) {
-        printf("tables: %dv%d Diagonals=%s Flying=%s: building, %llu MB of memory (%llu MB "
-               "available)\n",
-               m, o, d ? "true" : "false", f ? "true" : "false",
-               (unsigned long long)((need + (1 << 20) - 1) >> 20),
-               (unsigned long long)(avail >> 20));
-        fflush(stdout);
-    }
-    int ok = 1;
-    for (int s = 0; s < G.n; s++)
-        ok &= (G.w[s] = malloc(G.size[s] * sizeof(uint16_t))) != NULL;
+    int wdl = op->encoding == TB_ENC_WDL2 || (op->wdl_from && m + o > op->wdl_from);
+    set_kind(&G, wdl ? WORD8 : op->wide ? WORD32 : WORD16);
+    const char *opts = d ? (f ? "Diagonals=true Flying=true" : "Diagonals=true Flying=false")
+                         : (f ? "Diagonals=false Flying=true" : "Diagonals=false Flying=false");
+    uint64_t avail = op->limit ? op->limit : mem_available();
     double t0 = now_s();
-    if (ok) {
-        run_pass(&G, -1, op->threads);
-        for (int k = 0; k <= atomic_load(&G.maxk) && !G.overflow && !G.missing; k++)
-            run_pass(&G, k, op->threads);
-        ok = !G.overflow && !G.missing;
-        if (!ok)
-            fprintf(stderr, "tables: %dv%d of Diagonals=%s Flying=%s: %s; not built\n", m, o,
-                    d ? "true" : "false", f ? "true" : "false",
-                    G.missing ? "a smaller class is missing" : "a distance exceeds 252 plies");
-    } else {
-        fprintf(stderr, "tables: out of memory\n");
+    const char *why = NULL;
+    for (;;) {
+        uint64_t need = 0;
+        for (int s = 0; s < G.n; s++) {
+            G.size[s] = tb_entries(G.m[s], G.o[s]);
+            need += (G.size[s] * eighths(G.kind) + 7) / 8;
+        }
+        if (avail && need > avail) {
+            fprintf(stderr, "tables: %dv%d of %s needs %llu MB, %llu MB available; not built\n", m,
+                    o, opts, (unsigned long long)((need + (1 << 20) - 1) >> 20),
+                    (unsigned long long)(avail >> 20));
+            return -1;
+        }
+        if (!op->quiet) {
+            printf("tables: %dv%d %s: building%s, %llu MB of memory (%llu MB available)\n", m, o,
+                   opts, G.kind == WORD8 ? " win/draw/loss only" : "",
+                   (unsigned long long)((need + (1 << 20) - 1) >> 20),
+                   (unsigned long long)(avail >> 20));
+            fflush(stdout);
+        }
+        why = solve_group(&G, op->threads);
+        if (!why || G.kind != WORD16 || !G.overflow || G.missing || G.nodist || G.crowded)
+            break;
+        free_words(&G); /* distances past 252 plies: again with 4-byte words */
+        set_kind(&G, WORD32);
+        if (!op->quiet)
+            printf("tables: %dv%d %s: a distance passes 252 plies; again with 4-byte words\n", m, o,
+                   opts);
     }
+    if (why)
+        fprintf(stderr, "tables: %dv%d of %s: %s; not built\n", m, o, opts, why);
+    int ok = !why;
     for (int s = 0; s < G.n && ok; s++) {
-        char why[256], name[64], file[4200];
+        char msg[256], name[64], file[4200];
         void *ctx[2] = {&G, &s};
-        if (tb_write(op->dir, d, f, G.m[s], G.o[s], op->encoding, entry_of, ctx, why, sizeof why) !=
-            0) {
-            fprintf(stderr, "tables: %s\n", why);
+        int enc = TB_ENC_WDL2, longest = 0;
+        if (G.kind != WORD8) {
+            for (uint64_t i = 0; i < G.size[s]; i++) {
+                int v = word_value(&G, s, i);
+                longest = v - 1 > longest ? v - 1 : longest;
+            }
+            enc = longest > TB_MAXD ? TB_ENC_DTM16 : TB_ENC_DTM8;
+        }
+        if (tb_write(op->dir, d, f, G.m[s], G.o[s], enc, entry_of, ctx, msg, sizeof msg) != 0) {
+            fprintf(stderr, "tables: %s\n", msg);
             ok = 0;
             break;
         }
@@ -380,8 +570,7 @@ static int build_group(const TbBuildOpts *op, int d, int f, int m, int o, double
         snprintf(file, sizeof file, "%s/%s", op->dir, name);
         ok = tb_open_file(file, d, f, G.m[s], G.o[s]) == 0;
     }
-    for (int s = 0; s < G.n; s++)
-        free(G.w[s]);
+    free_words(&G);
     *secs = now_s() - t0;
     return ok ? 1 : -1;
 }

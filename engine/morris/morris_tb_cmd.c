@@ -82,7 +82,7 @@ typedef struct PlanGroup {
 
 typedef struct Plan {
     char dir[4096];
-    int upto, threads, diag_mask, fly_mask, quiet, has_dir;
+    int upto, threads, diag_mask, fly_mask, quiet, has_dir, wdl_from;
     uint64_t only;
     int n;
     PlanGroup g[PLAN_MAX];
@@ -108,7 +108,7 @@ static uint64_t group_memory(int m, int o)
 
 static uint64_t file_bytes(int m, int o)
 {
-    return TB_HEADER_BYTES + tb_entries(m, o);
+    return tb_file_bytes(TB_ENC_DTM8, tb_entries(m, o));
 }
 
 static void plan_fill(Plan *p)
@@ -389,7 +389,8 @@ static int build(Plan *p)
                      .diag_mask = p->diag_mask,
                      .fly_mask = p->fly_mask,
                      .quiet = p->quiet,
-                     .only = p->only};
+                     .only = p->only,
+                     .wdl_from = p->wdl_from};
     return tb_build(&o) == 0 ? 0 : 1;
 }
 
@@ -420,6 +421,8 @@ int tb_command(int argc, char **argv)
             only = 1;
         else if (strcmp(a, "--threads") == 0 && !is_plan && atoi(v) >= 1 && atoi(v) <= 64)
             p.threads = atoi(v);
+        else if (strcmp(a, "--wdl-from") == 0 && atoi(v) >= 0 && atoi(v) <= 2 * TB_MAX)
+            p.wdl_from = atoi(v);
         else if (strcmp(a, "--dir") == 0 && *v)
             snprintf(p.dir, sizeof p.dir, "%s", v), p.has_dir = 1;
         else if (strcmp(a, "--diagonals") == 0 && bool_mask(v, &p.diag_mask) == 0)
