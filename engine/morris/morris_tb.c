@@ -24,6 +24,9 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,9 @@
 static const char point_names[] = "a1d1g1b2d2f2c3d3e3a4b4c4e4f4g4c5d5e5b6d6f6a7d7g7";
 
 static uint32_t symb[TB_NSYM][3][256];
+/* colex ranks by bytes: crank[j][c][b], byte j's points b after c points
+ * below them, for sets of at most TB_MAX points */
+static uint32_t crank[3][TB_MAX + 1][256];
 static int sym_pt[TB_NSYM][NPTS];
 static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
 
@@ -82,6 +88,15 @@ static void sym_init(void)
             }
             sym_pt[s][p] = point_at(dx + 3, dy + 3);
         }
+        for (int byte = 0; byte < 3 && s == 0; byte++)
+            for (int c = 0; c <= TB_MAX; c++)
+                for (int b = 0; b < 256; b++) {
+                    uint32_t r = 0;
+                    for (int i = 0, t = c + 1; i < 8; i++)
+                        if (b >> i & 1)
+                            r += t <= NPTS ? (uint32_t)morris_binom[8 * byte + i][t++] : 0;
+                    crank[byte][c][b] = r;
+                }
         for (int byte = 0; byte < 3; byte++)
             for (int b = 0; b < 256; b++) {
                 uint32_t v = 0;
@@ -207,23 +222,34 @@ uint64_t tb_entries(int m, int o)
     return classes(m)->n * morris_binom[NPTS - m][o];
 }
 
+/* The colex rank of a set of at most TB_MAX points. */
+static inline uint32_t colex(uint32_t s)
+{
+    int c0 = popcnt(s & 255), c1 = c0 + popcnt(s & 0xFF00);
+    return crank[0][0][s & 255] + crank[1][c0][(s >> 8) & 255] + crank[2][c1][s >> 16];
+}
+
 uint64_t tb_index(uint32_t x, uint32_t y)
 {
     int m = popcnt(x), o = popcnt(y);
     const Classes *c = classes(m);
-    uint32_t e = c->of[set_colex(x)], k = e >> 4, cx = c->rep[k], by = symf((int)(e & 15), y);
+    uint32_t e = c->of[colex(x)], k = e >> 4, cx = c->rep[k], by = symf((int)(e & 15), y);
     uint16_t st = c->stab[k];
     if (st != 1) /* a symmetric representative: the smallest image of y under its symmetries */
         for (uint32_t yy = by; st &= st - 1;) {
             uint32_t v = symf(__builtin_ctz(st), yy);
             by = v < by ? v : by;
         }
-    /* The colex rank of by among the points cx leaves free. */
+        /* The colex rank of by among the points cx leaves free. */
+#ifdef __BMI2__
+    uint64_t r = colex(_pext_u32(by, ALL_PTS & ~cx));
+#else
     uint64_t r = 0;
     for (int i = 1; by; by &= by - 1, i++) {
         int q = lsb(by);
         r += morris_binom[q - popcnt(cx & ((1u << q) - 1))][i];
     }
+#endif
     return k * morris_binom[NPTS - m][o] + r;
 }
 
@@ -232,7 +258,11 @@ void tb_unindex(int m, int o, uint64_t i, uint32_t *x, uint32_t *y)
     const Classes *c = classes(m);
     uint64_t cy = morris_binom[NPTS - m][o];
     *x = c->rep[i / cy];
+#ifdef __BMI2__
+    *y = _pdep_u32(set_unrank(i % cy, o, NPTS - m), ALL_PTS & ~*x);
+#else
     *y = set_spread(set_unrank(i % cy, o, NPTS - m), *x);
+#endif
 }
 
 /* --- format ----------------------------------------------------------- */
