@@ -62,7 +62,10 @@ static int info(int argc, char **argv)
             printf("%s: %dv%d Diagonals=%s Flying=%s encoding %s, %llu entries, longest %u "
                    "plies\n",
                    argv[i], h.mover, h.opp, h.diagonals ? "true" : "false",
-                   h.flying ? "true" : "false", h.encoding == TB_ENC_DTM8 ? "dtm8" : "wdl2",
+                   h.flying ? "true" : "false",
+                   h.encoding == TB_ENC_DTM8    ? "dtm8"
+                   : h.encoding == TB_ENC_DTM16 ? "dtm16"
+                                                : "wdl2",
                    (unsigned long long)h.entries, h.longest);
         }
     }
