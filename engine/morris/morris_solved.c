@@ -41,8 +41,9 @@
 #define LOSS_PLIES 5
 #define LOSS_NODES 20000
 #define CONV_TT_BITS 16
-/* A win or a loss without a distance: the plies the tables then say. */
-#define TB_FAR_PLIES (TB_MAXD + 1)
+/* A win or a loss without a distance: the plies the tables then say (a
+ * loss in TB_MAXD16, a win in TB_MAXD16 + 1; morris_egtb.c). */
+#define TB_FAR_PLIES TB_MAXD16
 
 typedef struct ConvEntry {
     Key key;
