@@ -398,11 +398,13 @@ tables: build/morelli
 # `make tables-full`: the standard set (Diagonals=false Flying=true), every
 # class up to 9 a side, into TablePath's default directory or TABLES_DIR
 # (resumable; `build/morelli tables plan --upto 9 --diagonals false --flying
-# true` says its disk and memory).  `make test-tables-tasks` builds small
+# true` says its disk and memory; TABLES_WDL_FROM=P builds the groups of
+# more than P pieces win/draw/loss only).  `make test-tables-tasks` builds small
 # classes as GNU parallel tasks and, as root with Slurm installed, as Slurm
 # job arrays, and compares them with one plain build (tests/tables_tasks.sh).
 tables-full: build/morelli
-	build/morelli tables build --upto 9 --diagonals false --flying true $(if $(TABLES_DIR),--dir $(TABLES_DIR))
+	build/morelli tables build --upto 9 --diagonals false --flying true $(if $(TABLES_DIR),--dir $(TABLES_DIR)) \
+	    $(if $(TABLES_WDL_FROM),--wdl-from $(TABLES_WDL_FROM))
 
 test-tables-tasks: build/morelli
 	@sh tests/tables_tasks.sh

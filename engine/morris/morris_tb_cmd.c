@@ -30,7 +30,8 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: morelli tables build [--upto 3..%d] [--only GROUP[,GROUP...]] [--dir D] "
-            "[--threads N] [--diagonals true|false|both] [--flying true|false|both] [--quiet]\n"
+            "[--threads N] [--diagonals true|false|both] [--flying true|false|both] [--wdl-from P] "
+            "[--quiet]\n"
             "       morelli tables plan [--upto 3..%d] [--only GROUP[,GROUP...]] [--dir D] "
             "[--diagonals true|false|both] [--flying true|false|both]\n"
             "       morelli tables info FILE...\n"
@@ -101,17 +102,35 @@ static uint64_t group_entries(int m, int o)
     return tb_entries(m, o) + (m == o ? 0 : tb_entries(o, m));
 }
 
-/* The builder's memory for a group: a 2-byte word an entry
- * (morris_tb_build.c); the bytes of a file: the header and a byte an entry
- * (the builder writes TB_ENC_DTM8). */
-static uint64_t group_memory(int m, int o)
+/* Groups of more pieces than this may need distances over 252 plies (up
+ * to 6 a side the longest is 167, docs/tables.md): the plan counts them at
+ * the most they can take, 4-byte build words and 2-byte entries. */
+#define PLAN_SURE_TOTAL 12
+
+/* Whether the plan builds group (m, o) win/draw/loss only (--wdl-from). */
+static int plan_wdl(const Plan *p, int m, int o)
 {
-    return group_entries(m, o) * sizeof(uint16_t);
+    return p->wdl_from && m + o > p->wdl_from;
 }
 
-static uint64_t file_bytes(int m, int o)
+/* The builder's memory for a group (morris_tb_build.c): 1 1/8 bytes an
+ * entry win/draw/loss only, else 2 bytes, 4 where distances may pass 252. */
+static uint64_t group_memory(const Plan *p, int m, int o)
 {
-    return tb_file_bytes(TB_ENC_DTM8, tb_entries(m, o));
+    uint64_t n = group_entries(m, o);
+    if (plan_wdl(p, m, o))
+        return n + n / 8;
+    return n * (m + o > PLAN_SURE_TOTAL ? 4 : 2);
+}
+
+/* The bytes of the file of class (m, o): encoding 2 win/draw/loss only,
+ * else 1, or 3 where distances may pass 252. */
+static uint64_t file_bytes(const Plan *p, int m, int o)
+{
+    int enc = plan_wdl(p, m, o)         ? TB_ENC_WDL2
+              : m + o > PLAN_SURE_TOTAL ? TB_ENC_DTM16
+                                        : TB_ENC_DTM8;
+    return tb_file_bytes(enc, tb_entries(m, o));
 }
 
 static void plan_fill(Plan *p)
@@ -160,14 +179,25 @@ static void file_path(const char *dir, int d, int f, int m, int o, char *buf, si
     snprintf(buf, len, "%s/%s", dir, name);
 }
 
-/* Whether the file of class (m, o) in dir has the size of a whole file (its
- * checksum is the builder's to check). */
+/* Whether dir holds a file of class (m, o) of (d, f) whose header is
+ * whole and whose size is the one the header gives (any encoding; its
+ * checksums are the builder's to check). */
 static int file_there(const char *dir, int d, int f, int m, int o)
 {
-    char file[4200];
+    char file[4200], why[160];
+    uint8_t buf[TB_HEADER_BYTES];
     struct stat st;
+    TbHeader h;
     file_path(dir, d, f, m, o, file, sizeof file);
-    return stat(file, &st) == 0 && (uint64_t)st.st_size == file_bytes(m, o);
+    FILE *fp = fopen(file, "rb");
+    if (!fp)
+        return 0;
+    size_t got = fread(buf, 1, sizeof buf, fp);
+    int ok = fstat(fileno(fp), &st) == 0 &&
+             tb_header_parse(buf, got, (uint64_t)st.st_size, &h, why, sizeof why) == 0 &&
+             h.diagonals == d && h.flying == f && h.mover == m && h.opp == o;
+    fclose(fp);
+    return ok;
 }
 
 /* "812 MB", "8.6 GB" */
@@ -209,12 +239,12 @@ static int plan_check(const Plan *p, FILE *out, const char *lead, int with_mem)
         for (int s = 0; s < (g->m == g->o ? 1 : 2); s++) {
             int a = s ? g->o : g->m, b = s ? g->m : g->o;
             if (file_there(p->dir, g->d, g->f, a, b))
-                there += file_bytes(a, b);
+                there += file_bytes(p, a, b);
             else
-                disk += file_bytes(a, b), left = 1;
+                disk += file_bytes(p, a, b), left = 1;
         }
-        if (left && group_memory(g->m, g->o) > mem)
-            mem = group_memory(g->m, g->o), big = g;
+        if (left && group_memory(p, g->m, g->o) > mem)
+            mem = group_memory(p, g->m, g->o), big = g;
     }
     /* The file system of dir, or of its nearest ancestor (a plan's dir
      * need not exist yet). */
@@ -265,16 +295,16 @@ static int plan_print(Plan *p)
         for (int k = 0; k < nr; k++)
             snprintf(reads + (k ? strlen(reads) : 0), sizeof reads - (k ? strlen(reads) : 0),
                      "%s%dv%d", k ? "," : "", r[k][0], r[k][1]);
-        uint64_t bytes = file_bytes(g->m, g->o) + (g->m == g->o ? 0 : file_bytes(g->o, g->m));
+        uint64_t bytes = file_bytes(p, g->m, g->o) + (g->m == g->o ? 0 : file_bytes(p, g->o, g->m));
         printf("%d %s %s %s %llu %llu %llu %s\n", g->wave, cls, tf(g->d), tf(g->f),
                (unsigned long long)group_entries(g->m, g->o),
-               (unsigned long long)group_memory(g->m, g->o), (unsigned long long)bytes, reads);
+               (unsigned long long)group_memory(p, g->m, g->o), (unsigned long long)bytes, reads);
         entries += group_entries(g->m, g->o);
         disk += bytes;
-        if (group_memory(g->m, g->o) > peak)
-            peak = group_memory(g->m, g->o);
+        if (group_memory(p, g->m, g->o) > peak)
+            peak = group_memory(p, g->m, g->o);
         w_groups++, w_entries += group_entries(g->m, g->o), w_disk += bytes;
-        w_mem += group_memory(g->m, g->o);
+        w_mem += group_memory(p, g->m, g->o);
         if (i + 1 == p->n || p->g[i + 1].wave != g->wave) {
             char a[32], b[32];
             printf("# wave %d: %d group%s, %llu entries, %s on disk, %s of memory all at once\n",

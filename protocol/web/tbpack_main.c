@@ -49,7 +49,12 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    TbBuildOpts o = {NULL, 4, 1, TB_ENC_DTM8, 1, 2, 1, 0, 0};
+    TbBuildOpts o = {.upto = 4,
+                     .threads = 1,
+                     .encoding = TB_ENC_DTM8,
+                     .diag_mask = 1,
+                     .fly_mask = 2,
+                     .quiet = 1};
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         const char *a = argv[i], *v = argv[i + 1];
