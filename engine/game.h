@@ -366,8 +366,12 @@ enum { PICTURE_TITLE, PICTURE_START, PICTURE_NOTE, PICTURE_MOVE, PICTURE_TALLY, 
 /* GameSearch.prune's answers. */
 enum { PRUNE_NONE, PRUNE_CUT, PRUNE_QUIET };
 
-/* Exact values returned by solve(): a win in n plies is VALUE_WIN - n. */
+/* Exact values returned by solve(): a win in n plies is VALUE_WIN - n.  A
+ * win or loss VALUE_FAR_PLIES plies away or farther is one whose distance
+ * the solver does not know (table files of win/draw/loss only): it is
+ * farther than every distance it knows. */
 #define VALUE_WIN 1000000
+#define VALUE_FAR_PLIES 65000
 #define VALUE_DRAW 0
 
 /* Generic helpers built on the interface (engine/game.c). */

@@ -518,7 +518,9 @@ static int cmd_moves(Session *e, char **tok, int n)
 /* Value text of a solve() value. */
 static void value_text(int v, char *buf, size_t len)
 {
-    if (v > 0)
+    if (v != 0 && units_value_plies(v) >= VALUE_FAR_PLIES)
+        snprintf(buf, len, "%s, distance unknown", v > 0 ? "win" : "loss");
+    else if (v > 0)
         snprintf(buf, len, "win in %d plies", units_value_plies(v));
     else if (v < 0)
         snprintf(buf, len, "loss in %d plies", units_value_plies(v));

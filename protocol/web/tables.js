@@ -83,13 +83,13 @@ const Tables = (() => {
       return;
     }
     if (gen !== S.gen) return;
-    const m = (lineAfter(r.out[0], "Value: ") || "").match(/^(win|loss) in (\d+) plies$|^draw$/);
+    const m = (lineAfter(r.out[0], "Value: ") || "").match(/^(win|loss) in (\d+) plies$|^(win|loss), distance unknown$|^draw$/);
     if (!m) return show("");
     const who = `${sideColour(S.side)} to move`;
-    /* No distance in these files: the engine counts such a win as 253 plies. */
-    const far = m[2] && Number(m[2]) >= 250;
-    show(`Endgame tables: ${m[1] === "win" ? `${who} wins` : m[1] === "loss" ? `${who} loses` : "draw"}` +
-      (m[2] && !far ? ` in ${m[2]} plies` : "") + ".");
+    /* These files hold no distances: the engine says "win, distance unknown". */
+    const kind = m[1] || m[3];
+    show(`Endgame tables: ${kind === "win" ? `${who} wins` : kind === "loss" ? `${who} loses` : "draw"}` +
+      (m[2] ? ` in ${m[2]} plies` : "") + ".");
   }
 
   return { want, ready, notice, value };
