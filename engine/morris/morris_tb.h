@@ -144,6 +144,9 @@ typedef struct TbBuildOpts {
     (1ULL << ((((m) < (o) ? (m) : (o)) - TB_MIN) * (TB_MAX - TB_MIN + 1) + \
               ((m) < (o) ? (o) : (m)) - TB_MIN))
 
+/* Bytes of memory available (MemAvailable of /proc/meminfo), 0 when
+ * unknown. */
+uint64_t tb_mem_available(void);
 /* Builds every class missing from dir; 0, or -1 with the reason said. */
 int tb_build(const TbBuildOpts *o);
 /* `morelli tables ...`: argv after the word "tables"; the exit status. */

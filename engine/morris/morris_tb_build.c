@@ -413,7 +413,7 @@ static double now_s(void)
 }
 
 /* Bytes of memory available (MemAvailable), or 0 when unknown. */
-static uint64_t mem_available(void)
+uint64_t tb_mem_available(void)
 {
     FILE *fp = fopen("/proc/meminfo", "r");
     char line[128];
@@ -516,7 +516,7 @@ static int build_group(const TbBuildOpts *op, int d, int f, int m, int o, double
     set_kind(&G, wdl ? WORD8 : op->wide ? WORD32 : WORD16);
     const char *opts = d ? (f ? "Diagonals=true Flying=true" : "Diagonals=true Flying=false")
                          : (f ? "Diagonals=false Flying=true" : "Diagonals=false Flying=false");
-    uint64_t avail = op->limit ? op->limit : mem_available();
+    uint64_t avail = op->limit ? op->limit : tb_mem_available();
     double t0 = now_s();
     const char *why = NULL;
     for (;;) {

@@ -210,20 +210,6 @@ static const char *size_str(uint64_t b, char *buf, size_t len)
     return buf;
 }
 
-/* Bytes of memory available (MemAvailable), or 0 when unknown. */
-static uint64_t mem_available(void)
-{
-    FILE *fp = fopen("/proc/meminfo", "r");
-    char line[128];
-    unsigned long long kb = 0;
-    while (fp && fgets(line, sizeof line, fp))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    if (fp)
-        fclose(fp);
-    return (uint64_t)kb * 1024;
-}
-
 /* The disk and the memory what is left of the plan needs, against what
  * the directory and the machine have: said on one line (to out, or when
  * it does not fit, to stderr with "not built"); 0 fits, -1 does not.
@@ -263,7 +249,7 @@ static int plan_check(const Plan *p, FILE *out, const char *lead, int with_mem)
         slash[slash == at] = 0;
     }
     uint64_t free_b = st == 0 ? (uint64_t)vf.f_bavail * vf.f_frsize : 0;
-    uint64_t avail = mem_available();
+    uint64_t avail = tb_mem_available();
     int fits = disk <= free_b && (!with_mem || !avail || mem <= avail);
     if (fits && !out)
         return 0;
