@@ -421,6 +421,7 @@ int morris_egtb_memory_byte(int diagonals, int flying, uint32_t x, uint32_t y)
 /* The distance of a decided entry value (tb_probe's): a value without a
  * distance reads as the farthest a file can say (a win in TB_MAXD16 + 1
  * plies, a loss in TB_MAXD16), so that a stored win is preferred to it. */
+_Static_assert(TB_MAXD16 >= VALUE_FAR_PLIES, "a value without a distance must read as far");
 static inline int entry_plies(int v)
 {
     return v == TB_WIN_FAR ? TB_MAXD16 + 1 : v == TB_LOSS_FAR ? TB_MAXD16 : v - 1;

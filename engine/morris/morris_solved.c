@@ -8,7 +8,8 @@
  * and repetition:
  *
  *  - A win the tables give without a distance (a class stored as
- *    win/draw/loss only reads as a win in TB_FAR_PLIES), or with a distance
+ *    win/draw/loss only reads as a win VALUE_FAR_PLIES or more plies
+ *    away), or with a distance
  *    longer than the plies MoveRule leaves (MoveRule - the plies since the
  *    last removal): every winning move looks alike, or the fastest win
  *    may not fit.  The solver then looks for a conversion: the shortest
@@ -41,9 +42,6 @@
 #define LOSS_PLIES 5
 #define LOSS_NODES 20000
 #define CONV_TT_BITS 16
-/* A win or a loss without a distance: the plies the tables then say (a
- * loss in TB_MAXD16, a win in TB_MAXD16 + 1; morris_egtb.c). */
-#define TB_FAR_PLIES TB_MAXD16
 
 typedef struct ConvEntry {
     Key key;
@@ -226,7 +224,7 @@ int morris_solve_moving(const void *vp, int *value, Move *best)
         return 0;
     int v = *value, plies = VALUE_WIN - (v < 0 ? -v : v);
     int left = p->move_rule ? (int)p->move_rule - p->rev : CONV_PLIES;
-    int far = v != 0 && plies >= TB_FAR_PLIES;
+    int far = v != 0 && plies >= VALUE_FAR_PLIES;
     if (v == 0 || (v < 0 && !far) || (v > 0 && !far && (!p->move_rule || plies <= left)))
         return 1; /* the tables' move */
     Conv C;
