@@ -7,7 +7,7 @@
 #   make sanitize   the same suite under AddressSanitizer + UBSan
 #   make test-clang the same suite built by clang
 #   make test-native the same suite built for this machine's instructions
-#   make tsan       searches (Threads=2, 4) and a match (concurrency 2) under ThreadSanitizer
+#   make tsan       searches (Threads=2, 4), test_threads and a match (concurrency 2) under ThreadSanitizer
 #   make tables     Morris endgame table files up to 6 a side (docs/tables.md)
 #   make test-tables  those files checked, all option sets (long)
 #   make tables-full  the standard set's files up to 9 a side (hours; docs/tables.md)
@@ -379,10 +379,12 @@ test-native:
 	@$(MAKE) --no-print-directory build/native/all
 	@MORELLI_TABLES= MORELLI_BIN=build/native/morelli sh tests/run.sh $(native_BINS)
 
-# ThreadSanitizer: searches with Threads=2 in every game and a match with
-# concurrency 2 (tests/tsan.sh); any report fails.
+# ThreadSanitizer: searches with Threads=2 in every game, the threads test
+# (helpers held while their search answers) and a match with concurrency 2
+# (tests/tsan.sh); any report fails.
 tsan:
-	@$(MAKE) --no-print-directory build/tsan/morelli build/tsan/match
+	@CC="$(CC)" sh tests/ensure-cmocka.sh "make tsan"
+	@$(MAKE) --no-print-directory build/tsan/morelli build/tsan/match build/tsan/bin/test_threads
 	@sh tests/tsan.sh build/tsan
 
 # Morris endgame table files (docs/tables.md): `make tables` builds every

@@ -3,8 +3,12 @@
  * starter replaced by one that fails, tests/data/threads.txt) leaves the
  * search running with the threads it has and one notice; MCTS with one
  * thread gives the same search twice, and with several a legal move after
- * at least the playouts asked for.
+ * at least the playouts asked for.  A search answers without waiting for
+ * its helpers: one held at a stop check (the test's hook) does not keep it
+ * from returning, and is joined before the next search, an option set or
+ * the Search freed (tests/data/threads_hold.txt).
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,11 +140,138 @@ static void test_mcts_threads(void **state)
     }
 }
 
+/* --- a helper held at a stop check ------------------------------------ */
+
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+static int hold_at;         /* helper 1's check to hold at (0: none) */
+static int hold_calls;      /* its checks so far */
+static int held;            /* 1 while held, 2 once released */
+static Search *hold_search; /* whose halt says the search stopped */
+
+static void hold_hook(int id)
+{
+    if (id != 1)
+        return;
+    pthread_mutex_lock(&hold_lock);
+    hold_calls++;
+    if (hold_at > 0 && (hold_calls >= hold_at || atomic_load(&hold_search->halt))) {
+        hold_at = 0;
+        held = 1;
+        pthread_cond_broadcast(&hold_cond);
+        while (held == 1)
+            pthread_cond_wait(&hold_cond, &hold_lock);
+    }
+    pthread_mutex_unlock(&hold_lock);
+}
+
+/* A thread starter that counts the helpers that ended. */
+static atomic_int helpers_ended;
+typedef struct Start {
+    void *(*fn)(void *);
+    void *arg;
+} Start;
+
+static void *counted_main(void *p)
+{
+    Start st = *(Start *)p;
+    free(p);
+    void *rv = st.fn(st.arg);
+    atomic_fetch_add(&helpers_ended, 1);
+    return rv;
+}
+
+static int counted_create(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    Start *st = malloc(sizeof *st);
+    if (!st)
+        return 12; /* ENOMEM */
+    *st = (Start){fn, arg};
+    int rc = pthread_create(th, NULL, counted_main, st);
+    if (rc != 0)
+        free(st);
+    return rc;
+}
+
+/* Waits until helper 1 is held, then lets it go. */
+static void hold_release(void)
+{
+    pthread_mutex_lock(&hold_lock);
+    while (held == 0)
+        pthread_cond_wait(&hold_cond, &hold_lock);
+    assert_int_equal(held, 1);
+    held = 2;
+    pthread_cond_broadcast(&hold_cond);
+    pthread_mutex_unlock(&hold_lock);
+}
+
+static void test_helper_held(void **state)
+{
+    (void)state;
+    FILE *f = td_open("threads_hold.txt");
+    char line[512], *fd[TD_MAXF];
+    int n, rows = 0;
+    SearchThreadCreate orig = search_thread_create;
+    while ((n = td_next_record(f, line, sizeof line, fd)) > 0) {
+        assert_int_equal(n, 6);
+        const Game *g = game_by_name(fd[0]);
+        assert_non_null(g);
+        Search *s = search_new();
+        char err[128];
+        assert_int_equal(search_setoption(s, "Search", fd[1], err, sizeof err), 0);
+        assert_int_equal(search_setoption(s, "Hash", "4", err, sizeof err), 0);
+        assert_int_equal(search_setoption(s, "Threads", fd[2], err, sizeof err), 0);
+        hold_search = s;
+        hold_at = atoi(fd[4]);
+        hold_calls = 0;
+        held = 0;
+        assert_true(hold_at > 0);
+        int helpers = atoi(fd[2]) - 1;
+        atomic_store(&helpers_ended, 0);
+        search_thread_create = counted_create;
+        search_helper_hook = hold_hook;
+        SearchResult r;
+        /* a legal move, with helper 1 held (or not at its check yet): it
+         * has not ended */
+        search_limited(s, g, fd[3], &r);
+        assert_true(r.nodes > 0);
+        assert_true(atomic_load(&helpers_ended) < helpers);
+        hold_release();
+        /* each of these joins the helpers first */
+        const char *after = fd[5];
+        if (strcmp(after, "free") == 0) {
+            search_free(s);
+            assert_int_equal(atomic_load(&helpers_ended), helpers);
+        } else {
+            if (strcmp(after, "hash") == 0)
+                assert_int_equal(search_setoption(s, "Hash", "8", err, sizeof err), 0);
+            else if (strcmp(after, "clear") == 0)
+                search_clear(s);
+            else
+                assert_string_equal(after, "search");
+            if (strcmp(after, "search") != 0)
+                assert_int_equal(atomic_load(&helpers_ended), helpers);
+            SearchResult r2;
+            search_limited(s, g, fd[3], &r2);
+            assert_true(r2.nodes > 0);
+            search_free(s);
+            assert_int_equal(atomic_load(&helpers_ended), 2 * helpers);
+        }
+        /* every helper joined: the hooks may go */
+        search_helper_hook = NULL;
+        search_thread_create = orig;
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_shortfall),
         cmocka_unit_test(test_mcts_threads),
+        cmocka_unit_test(test_helper_held),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
-# ThreadSanitizer run (make tsan): the engine and the match runner of the
-# tsan flavour (directory $1) do what uses threads -- both searchers with
-# Threads=2 and 4 in every game, searches stopped or quit while they run
+# ThreadSanitizer run (make tsan): the engine, the threads test and the
+# match runner of the tsan flavour (directory $1) do what uses threads --
+# both searchers with Threads=2 and 4 in every game, helpers that end after
+# their search answered, searches stopped or quit while they run
 # (and answered with ponderhit where the protocol has it), and a match with
 # two games at once -- and any ThreadSanitizer report fails.
 # Reports go to build/tsan-report.<pid> files (also those of the engines the
@@ -26,6 +27,17 @@ for n in 2 4; do
     run "$dir/morelli" --Search=mcts --Threads=$n --Hash=8 go nodes 3000
     run "$dir/morelli" --UCI_Variant=morris --Search=mcts --Threads=$n --Hash=8 go nodes 6000
     run "$dir/morelli" --UCI_Variant=fano --Search=mcts --Threads=$n --Hash=8 go nodes 6000
+done
+# Helpers held at a stop check while their search answers, then joined by
+# the next search, an option or the end (tests/test_threads.c).
+if [ -x "$dir/bin/test_threads" ]; then
+    run "$dir/bin/test_threads"
+fi
+# Searches answered while their helpers end, each followed at once by what
+# must wait for them: setoption Hash, uginewgame, go, quit.
+for algo in alphabeta mcts; do
+    printf 'setoption name Search value %s\nsetoption name Threads value 2\nsetoption name Hash value 8\nposition startpos\ngo movetime 30\nsetoption name Hash value 4\ngo movetime 30\nuginewgame\nposition startpos\ngo nodes 2000\nisready\ngo movetime 30\nquit\n' "$algo" |
+        run "$dir/morelli"
 done
 # Searches stopped, or quit, from the reader's thread while the search
 # threads run; ponderhit when the protocol knows it.

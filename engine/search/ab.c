@@ -9,7 +9,7 @@
  * Lazy SMP: helper threads run the same iterative deepening, each on an
  * iteration that too few threads are on yet, and share the transposition
  * table; the result is voted among the threads' last completed iterations
- * (docs/threads.md).
+ * (ab_threads.c, docs/threads.md).
  *
  * Proven values.  Every leaf that is judged by the evaluation (a horizon
  * leaf, a stand-pat, a path-dependent repetition draw, a TT cut on an
@@ -180,9 +180,6 @@ static int ab_etc(AbThread *t, Key key, int beta, int depth, int ply, int *score
     }
     return 0;
 }
-
-/* The search block of a game without one: the plain profile, no hooks. */
-static const GameSearch search_plain = {.profile = SEARCH_PROFILE_PLAIN};
 
 static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int pv_node)
 {
@@ -369,122 +366,6 @@ static int ab_search(AbThread *t, int alpha, int beta, int depth, int ply, int p
     return best;
 }
 
-static void ab_release(AbThread *t)
-{
-    free(t->stack);
-    free(t->undo);
-    free(t->moves);
-    free(t->order);
-    free(t->qkeys);
-    free(t->keys);
-    free(t->ecache);
-    t->stack = t->undo = NULL;
-    t->moves = NULL;
-    t->order = NULL;
-    t->qkeys = NULL;
-    t->keys = NULL;
-    t->ecache = NULL;
-    t->keys_cap = 0;
-    t->sized = NULL;
-}
-
-/*
- * A thread's state for one search.  Its buffers (a few MB for Morelli,
- * whose move lists are long) outlive the search in the Search's pool, so
- * a move costs no allocation and no fresh page faults; they are sized
- * again only for another game or a longer game history.  Everything else
- * starts from zero, the evaluation cache included, as before.
- */
-static int ab_setup(AbThread *t, SearchCtx *c, int id)
-{
-    const Game *g = c->g;
-    if (t->sized != g)
-        ab_release(t);
-    unsigned char *stack = t->stack, *undo = t->undo;
-    Move *moves = t->moves;
-    int *order = t->order;
-    uint64_t *qkeys = t->qkeys;
-    Key *keys = t->keys;
-    EvalSlot *ecache = t->ecache;
-    size_t keys_cap = t->keys_cap;
-    memset(t, 0, sizeof *t);
-    t->stack = stack;
-    t->undo = undo;
-    t->moves = moves;
-    t->order = order;
-    t->qkeys = qkeys;
-    t->keys = keys;
-    t->ecache = ecache;
-    t->keys_cap = keys_cap;
-    t->sized = g;
-    t->c = c;
-    t->g = g;
-    t->id = id;
-    t->gs = g->search ? g->search : &search_plain;
-    size_t nm = (size_t)(MAX_PLY + 1) * (size_t)g->max_moves;
-    if (!t->stack)
-        t->stack = malloc(g->pos_size);
-    t->pos = t->stack;
-    if (!t->undo)
-        t->undo = malloc((size_t)(MAX_PLY + 1) * (g->undo_size ? g->undo_size : 1));
-    if (!t->moves)
-        t->moves = malloc(nm * sizeof(Move));
-    if (!t->order)
-        t->order = malloc(nm * sizeof(int));
-    if (!t->qkeys)
-        t->qkeys = malloc(nm * sizeof(uint64_t));
-    t->nbase = c->nprev;
-    size_t nkeys = (size_t)c->nprev + MAX_PLY + 2;
-    if (t->keys_cap < nkeys) {
-        free(t->keys);
-        t->keys = malloc(nkeys * sizeof(Key));
-        t->keys_cap = t->keys ? nkeys : 0;
-    }
-    if (!t->ecache)
-        t->ecache = malloc(((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
-    if (!t->stack || !t->undo || !t->moves || !t->order || !t->qkeys || !t->keys || !t->ecache)
-        return -1;
-    memset(t->ecache, 0, ((size_t)1 << ECACHE_BITS) * sizeof(EvalSlot));
-    memcpy(t->stack, c->root, g->pos_size);
-    if (c->nprev)
-        memcpy(t->keys, c->prev, (size_t)c->nprev * sizeof(Key));
-    return 0;
-}
-
-/* The threads' states, kept by the Search between searches. */
-struct AbPool {
-    int n; /* threads with a state */
-    AbThread *ts;
-    _Atomic int searching[MAX_PLY]; /* threads on an iteration of each depth */
-};
-
-void ab_pool_free(AbPool *p)
-{
-    if (!p)
-        return;
-    for (int i = 0; i < p->n; i++)
-        ab_release(&p->ts[i]);
-    free(p->ts);
-    free(p);
-}
-
-/* At least n thread states (the new ones empty), or NULL. */
-static AbThread *ab_pool_threads(Search *s, int n)
-{
-    if (!s->ab_pool && !(s->ab_pool = calloc(1, sizeof *s->ab_pool)))
-        return NULL;
-    AbPool *p = s->ab_pool;
-    if (p->n < n) {
-        AbThread *ts = realloc(p->ts, (size_t)n * sizeof *ts);
-        if (!ts)
-            return NULL;
-        memset(ts + p->n, 0, (size_t)(n - p->n) * sizeof *ts);
-        p->ts = ts;
-        p->n = n;
-    }
-    return p->ts;
-}
-
 static void emit_iteration(AbThread *ts, int nthreads, int final)
 {
     AbThread *t = &ts[0];
@@ -619,6 +500,7 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         t->done_depth = d;
         t->proven = t->horizon == h0;
         if (t->id != 0) {
+            ab_publish(t);
             /* a helper that completed the depth asked for ends the search
              * (not the main thread's MultiPV lines) */
             if (c->limits->depth > 0 && d >= max_depth && c->multipv <= 1)
@@ -645,34 +527,6 @@ static void ab_iterate(AbThread *t, int nthreads, AbThread *all)
         ab_solve_end(t, &ss);
 }
 
-/* The thread whose last completed iteration speaks for the search: see
- * ab_go(). */
-static int ab_vote(const AbThread *ts, int n)
-{
-    int lo = INF;
-    for (int i = 0; i < n; i++)
-        if (ts[i].done_pv_len > 0 && ts[i].done_score < lo)
-            lo = ts[i].done_score;
-    int best = 0;
-    int64_t best_votes = -1;
-    for (int i = 0; i < n; i++) {
-        if (ts[i].done_pv_len == 0)
-            continue;
-        int64_t votes = 0;
-        for (int j = 0; j < n; j++)
-            if (ts[j].done_pv_len > 0 && ts[j].done_pv[0] == ts[i].done_pv[0])
-                votes += (int64_t)(ts[j].done_score - lo + 14) * ts[j].done_depth;
-        const AbThread *b = &ts[best];
-        if (votes > best_votes || (votes == best_votes && (ts[i].done_depth > b->done_depth ||
-                                                           (ts[i].done_depth == b->done_depth &&
-                                                            ts[i].done_score > b->done_score)))) {
-            best = i;
-            best_votes = votes;
-        }
-    }
-    return best;
-}
-
 static void *ab_helper(void *arg)
 {
     AbThread *t = arg;
@@ -695,15 +549,23 @@ Move ab_go(SearchCtx *c, SearchResult *res)
         return MOVE_NONE;
     for (int d = 0; d < MAX_PLY; d++)
         atomic_init(&s->ab_pool->searching[d], 0);
+    /* The helpers read a copy of the context: they may outlive this call. */
+    SearchCtx *hc = nthreads > 1 ? search_share(c) : NULL;
+    AbPool *p = s->ab_pool;
     int started = 0, ok = ab_setup(&ts[0], c, 0) == 0;
     for (int i = 0; ok && i < nthreads; i++) {
-        if (i > 0 && ab_setup(&ts[i], c, i) != 0)
+        if (i > 0 && (!hc || ab_setup(&ts[i], c, i) != 0))
             break;
         ts[i].nthreads = nthreads;
-        ts[i].searching = s->ab_pool->searching;
-        if (i > 0 && search_thread_create(&ts[i].th, ab_helper, &ts[i]) != 0)
-            break;
-        started = i;
+        ts[i].searching = p->searching;
+        if (i > 0) {
+            ts[i].c = hc;
+            ts[i].pub = p->pub[i];
+            p->pub[i]->d.pv_len = 0;
+            if (search_thread_create(&ts[i].th, ab_helper, &ts[i]) != 0)
+                break;
+        }
+        started = p->running = i;
     }
     if (ok)
         search_threads_short(s, started + 1, nthreads);
@@ -717,27 +579,29 @@ Move ab_go(SearchCtx *c, SearchResult *res)
     }
     if (ok)
         ab_iterate(&ts[0], started + 1, ts);
-    atomic_store(&s->halt, 1);
-    for (int i = 1; i <= started; i++)
-        pthread_join(ts[i].th, NULL);
+    /* The helpers stop at their next look at halt, and are joined later
+     * (search_wait): the answer waits for none of them.  (An exchange: a
+     * helper that ended a go depth published its iteration before it set
+     * halt, and the vote sees it.) */
+    atomic_exchange(&s->halt, 1);
     ts[0].nodes_pub = ts[0].nodes;
 
     /* The threads vote for the first moves of their last completed
-     * iterations, each with the weight (score - the lowest score + 14) *
-     * depth; of the threads on the winning move the deepest (of equal
-     * depths the better score) speaks for the search, unless the main
-     * thread's value is already proven. */
+     * iterations (the helpers': those published so far), each with the
+     * weight (score - the lowest score + 14) * depth; of the threads on the
+     * winning move the deepest (of equal depths the better score) speaks
+     * for the search, unless the main thread's value is already proven. */
     int sc0 = ts[0].done_score;
     int main_proven = ts[0].proven || sc0 >= SCORE_MATE_BOUND || sc0 <= -SCORE_MATE_BOUND ||
                       ts[0].lines; /* MultiPV: the main thread's lines */
-    int pick = ab_vote(ts, started + 1);
+    int pick = ab_vote(p, started + 1);
     if (!main_proven && pick > 0) {
-        AbThread *h = &ts[pick];
-        ts[0].done_depth = h->done_depth;
-        ts[0].done_score = h->done_score;
-        ts[0].done_seldepth = h->done_seldepth;
-        ts[0].done_pv_len = h->done_pv_len;
-        memcpy(ts[0].done_pv, h->done_pv, (size_t)h->done_pv_len * sizeof(Move));
+        const AbDone *h = &p->vote[pick];
+        ts[0].done_depth = h->depth;
+        ts[0].done_score = h->score;
+        ts[0].done_seldepth = h->seldepth;
+        ts[0].done_pv_len = h->pv_len;
+        memcpy(ts[0].done_pv, h->pv, (size_t)h->pv_len * sizeof(Move));
         ts[0].proven = h->proven;
     }
     Move best = ts[0].done_pv_len > 0 ? ts[0].done_pv[0] : MOVE_NONE;

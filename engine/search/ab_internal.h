@@ -39,6 +39,12 @@ typedef uint64_t EvalSlot;
 #define ECACHE_SCORE ((Key)0xFFFF)
 _Static_assert(SCORE_MATE_BOUND <= 32768, "a score in the slot's low bits");
 
+/* A thread's last completed iteration. */
+typedef struct AbDone {
+    int depth, score, seldepth, proven, pv_len;
+    Move pv[MAX_PLY + 1];
+} AbDone;
+
 typedef struct AbThread {
     SearchCtx *c;
     const Game *g;
@@ -49,6 +55,7 @@ typedef struct AbThread {
     int nthreads;           /* the search's threads, this one included */
     _Atomic int *searching; /* per depth: threads on an iteration of it (ab.c) */
     pthread_t th;
+    struct AbPub *pub;    /* helpers: where their iterations are published (ab.c) */
     unsigned char *pos;   /* the position being searched */
     unsigned char *stack; /* the one position buffer, pos points to it */
     unsigned char *undo;  /* MAX_PLY undo records */
@@ -121,6 +128,31 @@ static inline int ab_mate_distance(int ply, int *alpha, int *beta)
     return *alpha >= *beta;
 }
 
+/* ab_threads.c: the threads' states, kept by the Search between searches,
+ * and what the helpers publish of their iterations for the vote. */
+struct AbPub {
+    pthread_mutex_t lock;
+    AbDone d; /* the helper's last completed iteration */
+};
+struct AbPool {
+    int n; /* threads with a state */
+    AbThread *ts;
+    struct AbPub **pub;             /* per thread (the helpers': 1 and up) */
+    AbDone *vote;                   /* per thread: the vote's copies */
+    int running;                    /* helpers started, not joined yet: ts[1..running] */
+    _Atomic int searching[MAX_PLY]; /* threads on an iteration of each depth */
+};
+/* At least n thread states (the new ones empty), or NULL. */
+AbThread *ab_pool_threads(Search *s, int n);
+/* t's state for one search of c as thread id: 0, or -1 when out of memory. */
+int ab_setup(AbThread *t, SearchCtx *c, int id);
+/* A helper's iteration completed: its done_* fields published. */
+void ab_publish(AbThread *t);
+/* The thread whose last completed iteration speaks for the search of
+ * threads 0..n of p's (ab_go): the main thread's and what the helpers have
+ * published, copied to p->vote[0..n). */
+int ab_vote(AbPool *p, int n);
+
 /* A first iteration still running after AB_TELL_MS: its best root move so
  * far goes out as a lowerbound info line (ab.c), so that a protocol that
  * must answer for a late search (a starved machine) has a searched move. */
@@ -146,8 +178,11 @@ static inline int ab_tick(AbThread *t)
             else if (t->done_depth == 0 && t->root_best != t->told)
                 ab_tell(t);
         }
-    } else if ((t->nodes & 255) == 0) {
-        atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+    } else {
+        if ((t->nodes & 255) == 0)
+            atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+        if (search_helper_hook)
+            search_helper_hook(t->id);
     }
     if (search_should_stop(c))
         t->aborted = 1;

@@ -198,7 +198,7 @@ static int root_score(const Mcts *t, const MctsNode *root, uint32_t be)
  * published. */
 static uint64_t all_playouts(const MctsRun *r)
 {
-    return r->playouts + atomic_load_explicit(&r->sh->playouts, memory_order_relaxed);
+    return r->playouts + (r->sh ? atomic_load_explicit(&r->sh->playouts, memory_order_relaxed) : 0);
 }
 
 static void mcts_report(MctsRun *r, uint32_t root, int final)
@@ -290,8 +290,15 @@ static void run_free(MctsRun *r)
 
 static void publish(MctsRun *r)
 {
-    atomic_fetch_add_explicit(&r->sh->playouts, r->playouts - r->published, memory_order_relaxed);
+    MctsShared *sh = r->sh;
+    atomic_fetch_add_explicit(&sh->depth_sum, r->depth_sum - r->published_depth,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->playouts, r->playouts - r->published, memory_order_relaxed);
     r->published = r->playouts;
+    r->published_depth = r->depth_sum;
+    int d = atomic_load_explicit(&sh->seldepth, memory_order_relaxed);
+    while (r->seldepth > d && !atomic_compare_exchange_weak(&sh->seldepth, &d, r->seldepth)) {
+    }
 }
 
 /* A helper thread: iterations until the first thread says done. */
@@ -299,8 +306,12 @@ static void *mcts_helper(void *arg)
 {
     MctsRun *r = arg;
     const MctsNode *root = &r->t->nodes[r->root];
-    while (!atomic_load_explicit(&r->sh->done, memory_order_relaxed) && !node_proven(root) &&
-           !search_should_stop(r->c)) {
+    for (;;) {
+        if (search_helper_hook)
+            search_helper_hook(r->id);
+        if (atomic_load_explicit(&r->sh->done, memory_order_relaxed) || node_proven(root) ||
+            search_should_stop(r->c))
+            break;
         mcts_iterate(r, r->root);
         if ((r->playouts & 15) == 0)
             publish(r);
@@ -309,14 +320,26 @@ static void *mcts_helper(void *arg)
     return NULL;
 }
 
-/* Starts the helpers of r[0]'s search (r[1..n) filled); returns how many
- * run. */
-static int helpers_start(MctsRun *r, int n)
+void mcts_join(Mcts *t)
+{
+    for (int i = 1; i < t->nruns; i++) {
+        pthread_join(t->runs[i].th, NULL);
+        run_free(&t->runs[i]);
+    }
+    free(t->runs);
+    t->runs = NULL;
+    t->nruns = 0;
+}
+
+/* Starts the helpers of r[0]'s search (r[1..n) filled), which read the
+ * context hc; returns how many run. */
+static int helpers_start(MctsRun *r, int n, SearchCtx *hc)
 {
     int started = 1;
-    for (; started < n; started++) {
+    for (; hc && started < n; started++) {
         if (run_init(&r[started], r[0].c, r[0].sh, started, n) != 0)
             break;
+        r[started].c = hc;
         r[started].root = r[0].root;
         if (search_thread_create(&r[started].th, mcts_helper, &r[started]) != 0)
             break;
@@ -341,9 +364,11 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     t->opt = *c->opt;
 
     int nthreads = s->threads > 0 ? s->threads : 1;
-    MctsShared sh;
-    atomic_init(&sh.playouts, 0);
-    atomic_init(&sh.done, 0);
+    MctsShared *sh = &t->sh;
+    atomic_init(&sh->playouts, 0);
+    atomic_init(&sh->depth_sum, 0);
+    atomic_init(&sh->seldepth, 0);
+    atomic_init(&sh->done, 0);
     MctsRun *runs = calloc((size_t)nthreads, sizeof *runs), *rp = runs;
     MctsRun one;
     if (!runs) { /* one thread, on the stack */
@@ -353,7 +378,7 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
     MctsRun *r0 = rp;
     int started = 1;
     Move best = MOVE_NONE, fallback = MOVE_NONE;
-    if (run_init(r0, c, &sh, 0, nthreads) != 0)
+    if (run_init(r0, c, sh, 0, nthreads) != 0)
         goto out;
     int nlegal = g->gen_moves(c->root, r0->moves);
     if (nlegal <= 0)
@@ -381,7 +406,9 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
         mcts_root_order(r0, rn);
     }
     if (nthreads > 1) {
-        started = helpers_start(rp, nthreads);
+        /* the helpers read a copy of the context: they may outlive this
+         * call */
+        started = helpers_start(rp, nthreads, search_share(c));
         search_threads_short(s, started, nthreads);
     }
     /* The root of a new search is never a repetition leaf; a node proven
@@ -428,13 +455,21 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
             }
         }
     }
-    atomic_store(&sh.done, 1);
-    for (int i = 1; i < started; i++) {
-        pthread_join(rp[i].th, NULL);
-        r0->depth_sum += rp[i].depth_sum;
-        r0->seldepth = rp[i].seldepth > r0->seldepth ? rp[i].seldepth : r0->seldepth;
-        run_free(&rp[i]);
+    /* The helpers end after their playouts under way and are joined later
+     * (search_wait): the answer comes from the tree as it stands. */
+    atomic_store(&sh->done, 1);
+    if (started > 1) {
+        t->runs = rp;
+        t->nruns = started;
+        runs = NULL;
     }
+    /* the averages over every thread's iterations published so far (the
+     * helpers', from here on in r0's own counts) */
+    r0->playouts += atomic_load(&sh->playouts);
+    r0->depth_sum += atomic_load(&sh->depth_sum);
+    int sd = atomic_load(&sh->seldepth);
+    r0->seldepth = sd > r0->seldepth ? sd : r0->seldepth;
+    r0->sh = NULL;
     uint32_t be = node_expanded(rn) ? best_edge_of(t, rn, c, NULL, 0) : NODE_NONE;
     if (be != NODE_NONE)
         best = t->edges[be].move;
@@ -442,8 +477,6 @@ Move mcts_go(SearchCtx *c, SearchResult *res)
         best = c->root_only[0];
     if (best != MOVE_NONE && !search_move_legal(g, c->root, best))
         best = MOVE_NONE;
-    /* the averages over every thread's iterations */
-    r0->playouts += atomic_exchange(&sh.playouts, 0);
     mcts_report(r0, root, 1);
     if (res) {
         res->score = root_score(t, rn, be);

@@ -115,6 +115,15 @@ typedef struct MctsEdge {
 _Static_assert(sizeof(MctsNode) == 32, "MCTS node is 32 bytes");
 _Static_assert(sizeof(MctsEdge) == 16, "MCTS edge is 16 bytes");
 
+/* What the threads of one search share besides the tree (kept in it: the
+ * helpers may end after the search returned). */
+typedef struct MctsShared {
+    _Atomic uint64_t playouts;  /* the helpers', added every few */
+    _Atomic uint64_t depth_sum; /* their iterations' depths, with them */
+    atomic_int seldepth;        /* the helpers' deepest */
+    atomic_int done;            /* the first thread tells the helpers to end */
+} MctsShared;
+
 struct Mcts {
     MctsNode *nodes;
     _Atomic uint32_t nnodes; /* taken (may pass cap_nodes: then full) */
@@ -128,6 +137,11 @@ struct Mcts {
     const Game *game; /* what the tree belongs to */
     GameOptions opt;
     uint64_t rng; /* the first thread's stream, kept from search to search */
+    MctsShared sh;
+    /* The last search's threads: runs[1..nruns) are helpers not joined
+     * yet (mcts_join). */
+    struct MctsRun *runs;
+    int nruns;
 };
 
 /*
@@ -158,12 +172,6 @@ typedef struct RootCache {
     uint32_t mask; /* slots - 1 */
 } RootCache;
 
-/* What the threads of one search share besides the tree. */
-typedef struct MctsShared {
-    _Atomic uint64_t playouts; /* the helpers', added every few */
-    atomic_int done;           /* the first thread tells the helpers to end */
-} MctsShared;
-
 /* One thread's working state. */
 typedef struct MctsRun {
     SearchCtx *c;
@@ -186,7 +194,8 @@ typedef struct MctsRun {
     uint32_t path[MCTS_MAX_PATH];
     uint64_t vl[MCTS_MAX_PATH]; /* the virtual loss added to each path node */
     uint64_t playouts;
-    uint64_t published; /* playouts already added to sh->playouts */
+    uint64_t published;       /* playouts already added to sh->playouts */
+    uint64_t published_depth; /* depth_sum already added to sh->depth_sum */
     uint64_t depth_sum;
     int seldepth;
     uint32_t root;

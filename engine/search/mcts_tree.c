@@ -49,6 +49,7 @@ void mcts_free(Mcts *t)
 {
     if (!t)
         return;
+    mcts_join(t);
     free(t->nodes);
     free(t->edges);
     free(t->slots);

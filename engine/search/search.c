@@ -46,6 +46,60 @@ static int thread_create(pthread_t *th, void *(*fn)(void *), void *arg)
 }
 
 SearchThreadCreate search_thread_create = thread_create;
+SearchHelperHook search_helper_hook = NULL;
+
+struct SearchShare {
+    SearchCtx c;
+    SearchLimits limits;
+    GameOptions opt;
+    unsigned char root[POS_MAX_BYTES];
+    Move *moves; /* searchmoves */
+    int cap;     /* room in moves */
+};
+
+SearchCtx *search_share(SearchCtx *c)
+{
+    Search *s = c->s;
+    if (!s->share && !(s->share = calloc(1, sizeof *s->share)))
+        return NULL;
+    SearchShare *h = s->share;
+    int n = c->root_only ? c->nroot_only : 0;
+    if (n > h->cap) {
+        Move *m = realloc(h->moves, (size_t)n * sizeof *m);
+        if (!m)
+            return NULL;
+        h->moves = m;
+        h->cap = n;
+    }
+    h->c = *c;
+    h->limits = *c->limits;
+    h->c.limits = &h->limits;
+    h->opt = *c->opt;
+    h->c.opt = &h->opt;
+    memcpy(h->root, c->root, c->g->pos_size);
+    h->c.root = h->root;
+    if (n > 0) {
+        memcpy(h->moves, c->root_only, (size_t)n * sizeof *h->moves);
+        h->c.root_only = h->moves;
+    }
+    h->limits.searchmoves = n > 0 ? h->moves : NULL;
+    h->limits.nsearchmoves = n;
+    /* read by the threads' setup only, on the caller's thread */
+    h->c.prev = NULL;
+    h->c.stop = NULL;
+    h->c.emit = NULL;
+    h->c.ectx = NULL;
+    return &h->c;
+}
+
+void search_wait(Search *s)
+{
+    if (s->ab_pool)
+        ab_join(s->ab_pool);
+    if (s->mcts)
+        mcts_join(s->mcts);
+    atomic_store(&s->halt, 0);
+}
 
 void search_threads_short(Search *s, int started, int wanted)
 {
@@ -88,9 +142,13 @@ void search_free(Search *s)
 {
     if (!s)
         return;
+    search_wait(s);
     tt_free(&s->tt);
     mcts_free(s->mcts);
     ab_pool_free(s->ab_pool);
+    if (s->share)
+        free(s->share->moves);
+    free(s->share);
     free(s);
 }
 
@@ -98,6 +156,7 @@ void search_clear(Search *s)
 {
     if (!s)
         return;
+    search_wait(s);
     tt_clear(&s->tt);
     s->solve_failed = 0;
     if (s->mcts)
@@ -114,6 +173,7 @@ int search_setoption(Search *s, const char *name, const char *value, char *err, 
     int64_t v = 0;
     if (option_parse(o, value, 0, &v, err, errlen) != 0)
         return -1;
+    search_wait(s);
     if (strcasecmp(o->name, "Search") == 0) {
         s->algo = (int)v;
     } else if (strcasecmp(o->name, "Hash") == 0) {
@@ -177,6 +237,7 @@ void search_prepare(Search *s)
 {
     if (!s)
         return;
+    search_wait(s);
     if (s->algo == ALGO_ALPHABETA && !s->tt.buckets && tt_resize(&s->tt, s->hash_mb) == 0)
         tt_clear(&s->tt); /* touch every page now, not during the first search */
     if (s->algo == ALGO_MCTS)
@@ -385,6 +446,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
         skill_limits(level, &capped);
         limits = &capped;
     }
+    search_wait(s);
     SearchCtx c;
     ctx_init(&c, s, g, pos, opt, prev, nprev, limits, stop);
     c.emit = emit;
@@ -414,7 +476,7 @@ Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt
     if (limits->mate)
         mate_verdict(&c, res);
     wait_for_stop(&c);
-    atomic_store(&s->halt, 0);
+    /* halt stays set while helpers of this search still run (search_wait) */
     return best;
 }
 
@@ -432,6 +494,7 @@ int search_solve(Search *s, const Game *g, const void *pos, const GameOptions *o
         game_options_default(&defopt);
         opt = &defopt;
     }
+    search_wait(s);
     SearchCtx c;
     ctx_init(&c, s, g, pos, opt, prev, nprev, &none, stop);
     int rc = ab_solve_go(&c, limits ? limits->movetime : 0, limits ? limits->nodes : 0, out);

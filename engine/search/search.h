@@ -124,7 +124,9 @@ int search_options_default(Search *s, char *err, size_t errlen);
 /*
  * Search pos (prev[0..nprev) are the keys of the game's earlier positions,
  * for repetition draws) within limits, until *stop becomes non-zero.
- * emit may be NULL (bench).  Fills *res when res is non-NULL.
+ * emit may be NULL (bench).  Fills *res when res is non-NULL.  With
+ * Threads above 1 it returns without waiting for its helper threads, which
+ * end a moment later: every other call on s joins them first.
  */
 Move search_go(Search *s, const Game *g, const void *pos, const GameOptions *opt, const Key *prev,
                int nprev, const SearchLimits *limits, atomic_int *stop, SearchEmit emit, void *ctx,

@@ -28,6 +28,12 @@ enum { MCTS_POLICY_FULL = 0, MCTS_POLICY_PLAIN = 1 };
 typedef struct Mcts Mcts;     /* mcts_internal.h */
 typedef struct AbPool AbPool; /* ab.c: alpha-beta threads' buffers */
 
+/* What the helper threads of a search read of its context: a copy kept by
+ * the Search, since a search returns (and its caller prints bestmove)
+ * without waiting for its helpers, which end a moment later and are joined
+ * by search_wait() (docs/threads.md, "Stopping"). */
+typedef struct SearchShare SearchShare;
+
 struct Search {
     int algo;              /* ALGO_* */
     int64_t hash_mb;       /* Hash option */
@@ -47,7 +53,9 @@ struct Search {
     TT tt;                 /* alpha-beta, allocated on first use */
     Mcts *mcts;            /* MCTS tree, allocated on first use */
     AbPool *ab_pool;       /* alpha-beta threads' buffers, kept between searches */
-    atomic_int halt;       /* internal stop: time, node limit, helpers' end */
+    atomic_int halt;       /* internal stop: time, node limit, helpers' end; set
+                            * until the helpers of the last search are joined */
+    SearchShare *share;    /* the helpers' copy of the context (search.c) */
     uint64_t rng;          /* Search=random: state, fixed seed, mixed with the root key */
     int solve_failed;      /* ab_solve.c: the plies-left bound where the solver's
                         * last full share under a clock failed; 0 = none */
@@ -79,6 +87,20 @@ typedef struct SearchCtx {
     int skill; /* the level played (skill.h), SKILL_MAX: full strength */
 } SearchCtx;
 
+/* The context for c's helper threads: a copy of c in c->s's SearchShare
+ * (limits, root position and searchmoves copied too; no caller's stop, no
+ * emit: the helpers stop on halt and never report), or NULL when out of
+ * memory (the search then runs without helpers).  Only between searches
+ * (the helpers of the last one joined). */
+SearchCtx *search_share(SearchCtx *c);
+/* Joins the helper threads of the last search, which may still run after
+ * it returned (stopped, about to end), and clears halt: called before
+ * anything reuses what they read or write (the next search, options, the
+ * table or tree cleared or freed). */
+void search_wait(Search *s);
+void ab_join(AbPool *p);
+void mcts_join(Mcts *m);
+
 Move ab_go(SearchCtx *c, SearchResult *res);
 /* search_solve(): alpha-beta's thread 0 runs ab_solve.c's solver on every
  * root move, with at most ms milliseconds and nodes nodes (0: no limit).
@@ -99,6 +121,12 @@ int search_root_allowed(const SearchCtx *c, Move m);
  * the search go on without the thread.  0 or an error number. */
 typedef int (*SearchThreadCreate)(pthread_t *th, void *(*fn)(void *), void *arg);
 extern SearchThreadCreate search_thread_create;
+/* A test's hook, NULL outside tests: every helper thread (id 1 and up) of
+ * both searchers calls it at each of its stop checks, before it looks at
+ * the stop flags, so a test can hold a helper there.  Set only while no
+ * search's helpers run. */
+typedef void (*SearchHelperHook)(int id);
+extern SearchHelperHook search_helper_hook;
 /* After starting a search's threads: when fewer than wanted run, a notice
  * says so, once for each Threads value. */
 void search_threads_short(Search *s, int started, int wanted);
