@@ -341,10 +341,12 @@ cmocka:
 # Morris endgame tables (test_morris, 52 s), Morelli's exact endings
 # (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
 # 8 s), the table files against the tables built in memory (test_tables_long,
-# 54 s), the end of the placement played exactly (test_place, 12 s of CPU).
+# 54 s), the end of the placement played exactly (test_place, 12 s of CPU),
+# `tables verify` on the files up to 4 a side it builds (test_tables_verify, 10 s).
 # The quick ones took 22 s together.  Tests run with
 # MORELLI_TABLES empty: no table files of the user's are read or written.
-TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long test_place
+TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long test_place \
+                   test_tables_verify
 TEST_LONG  := $(addprefix build/test/bin/,$(TEST_LONG_NAMES))
 TEST_QUICK := $(filter-out $(TEST_LONG),$(test_BINS))
 # $(1): the goal's name, $(2): the test binaries it builds and runs.
@@ -458,7 +460,7 @@ WEB_FLAGS := --target=wasm32-wasi --sysroot=/usr -std=c11 -D_GNU_SOURCE -Iprotoc
              -DUGI_NO_THREADS -Iengine -Iprotocol -MMD -MP -O3 $(WARN) $(VERSION_DEF)
 # protocol/web/tb_files_web.c compiles the engine's table files for the module.
 # (The `tables` command is native only.)
-WEB_SRC   := $(filter-out protocol/bench_data.c engine/morris/morris_tb_files.c engine/morris/morris_tb_cmd.c,$(filter engine/% \
+WEB_SRC   := $(filter-out protocol/bench_data.c engine/morris/morris_tb_files.c engine/morris/morris_tb_cmd.c engine/morris/morris_tb_verify.c,$(filter engine/% \
              protocol/%,$(LIB_SRC))) protocol/web/wasm_main.c
 WEB_OBJ   := $(WEB_SRC:%.c=build/web/obj/%.o) build/web/obj/bench_data.o
 WEB_FILES := $(addprefix build/web/,$(notdir $(wildcard protocol/web/*.html protocol/web/*.css protocol/web/*.js)))

@@ -93,7 +93,7 @@ static void print_help(Session *e)
            "Usage: morelli                                 the conversation on stdin\n"
            "       morelli [--Name=Value ...] [command words ...]\n"
            "                                 options, then the words as commands, then exit\n"
-           "       morelli tables build|info ...  endgame table files (docs/tables.md)\n"
+           "       morelli tables build|info|verify ...  endgame table files (docs/tables.md)\n"
            "       morelli --version | --help\n\n",
            morelli_version());
     fflush(stdout);

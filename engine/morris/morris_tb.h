@@ -151,5 +151,9 @@ uint64_t tb_mem_available(void);
 int tb_build(const TbBuildOpts *o);
 /* `morelli tables ...`: argv after the word "tables"; the exit status. */
 int tb_command(int argc, char **argv);
+/* `morelli tables verify ...` (morris_tb_verify.c): argv after the word
+ * "verify"; the exit status (0 every file passed, 1 not), or -1 for
+ * arguments it does not take (the caller prints the usage). */
+int tb_verify_command(int argc, char **argv);
 
 #endif

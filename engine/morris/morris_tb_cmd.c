@@ -35,6 +35,7 @@ static int usage(void)
             "       morelli tables plan [--upto 3..%d] [--only GROUP[,GROUP...]] [--dir D] "
             "[--diagonals true|false|both] [--flying true|false|both]\n"
             "       morelli tables info FILE...\n"
+            "       morelli tables verify [--samples N|all] [--seed S] [--quiet] FILE|DIR...\n"
             "GROUP: 4v5 (or 5v4, 4v5+5v4): the classes 4v5 and 5v4\n",
             TB_MAX, TB_MAX);
     return 2;
@@ -417,6 +418,10 @@ int tb_command(int argc, char **argv)
 {
     if (argc >= 1 && strcmp(argv[0], "info") == 0)
         return info(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "verify") == 0) {
+        int rc = tb_verify_command(argc - 1, argv + 1);
+        return rc < 0 ? usage() : rc;
+    }
     if (argc < 1 || (strcmp(argv[0], "build") != 0 && strcmp(argv[0], "plan") != 0))
         return usage();
     int is_plan = strcmp(argv[0], "plan") == 0, upto = 6, only = 0;
