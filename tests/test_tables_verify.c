@@ -252,6 +252,14 @@ static void make_case(const char *c, const char *dir, char *file, size_t len)
                          0);
         tb_set_path("");
         tb_close_all();
+    } else if (strncmp(c, "version1", 8) == 0) { /* no block table, the payload at 64 */
+        uint32_t blocks = (uint32_t)get64(b + 52) & 0xFFFFFFFFu;
+        b[n - 5000] ^= c[8] ? 0x08 : 0; /* version1bad: a payload byte changed */
+        b[8] = 1, b[23] = 0, b[52] = b[53] = b[54] = b[55] = 0;
+        put64(b + 56, tb_checksum(b, 56));
+        memmove(b + TB_HEADER_BYTES, b + TB_HEADER_BYTES + 8 * blocks,
+                (size_t)n - TB_HEADER_BYTES - 8 * blocks);
+        spill(file, b, n - 8 * blocks);
     } else if (strcmp(c, "garbage") == 0 || strcmp(c, "magic") == 0) {
         for (long k = 0; k < 5000; k++)
             b[k] = (uint8_t)((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 56);
@@ -304,7 +312,7 @@ static void test_cases(void **state)
         cases++;
     }
     fclose(fp);
-    assert_int_equal(cases, 11);
+    assert_int_equal(cases, 13);
 }
 
 /* Arguments it does not take: the usage, exit status 2. */

@@ -156,7 +156,7 @@ static Val entry_val(int v)
 static void val_text(Val v, char *buf, size_t len)
 {
     if (v.wdl == 2)
-        snprintf(buf, len, "the unused value 3");
+        snprintf(buf, len, "no value (encoding 2's unused 3, or a read error)");
     else if (v.wdl == 0)
         snprintf(buf, len, "drawn");
     else if (v.plies < 0)
@@ -167,7 +167,7 @@ static void val_text(Val v, char *buf, size_t len)
 }
 
 /* The position (x to move, y the other side) of v's option set into p. */
-static void set_pos(const Verify *v, int d, int f, uint32_t x, uint32_t y, Pos *p)
+static void set_pos(int d, int f, uint32_t x, uint32_t y, Pos *p)
 {
     GameOptions o;
     char err[128];
@@ -176,7 +176,6 @@ static void set_pos(const Verify *v, int d, int f, uint32_t x, uint32_t y, Pos *
     morris_opts(&o)->diagonals = d;
     morris_opts(&o)->flying = f;
     morris_opts(&o)->move_rule = 0;
-    (void)v;
     (void)morris_init(p, &o, err, sizeof err);
     p->bb[SIDE_P1] = x;
     p->bb[SIDE_P2] = y;
@@ -429,7 +428,7 @@ static int samples(Verify *v, const TbHeader *h, const char *name, char *line, s
         }
         Pos p;
         Val kids, file = entry_val(reader_get(&v->r[m][o], i));
-        set_pos(v, h->diagonals, h->flying, x, y, &p);
+        set_pos(h->diagonals, h->flying, x, y, &p);
         if (from_children(v, &p, &kids, &miss) != 0)
             break;
         done++;
