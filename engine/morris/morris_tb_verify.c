@@ -103,6 +103,8 @@ static void reader_open(Reader *r, const char *file, int d, int f, int m, int o,
             void *p = mmap(NULL, r->len, PROT_READ, MAP_SHARED, r->fd, 0);
             r->map = p == MAP_FAILED ? NULL : p;
         }
+        if (!r->map) /* entries here and there: no read-ahead */
+            (void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_RANDOM);
         return;
     }
     r->state = -2;
@@ -325,6 +327,7 @@ static int stream(const Verify *v, int fd, const TbHeader *h, const char *name, 
         free(buf), free(table);
         return -1;
     }
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     uint64_t sum = tb_checksum(NULL, 0), i = 0, k = 0, class_end = 0;
     uint32_t st = 0;
     for (uint64_t at = 0; at < h->payload_bytes;) {
