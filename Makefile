@@ -342,7 +342,8 @@ cmocka:
 # (test_morelli_solve, 28 s), whole matches at fixed move times (test_match,
 # 8 s), the table files against the tables built in memory (test_tables_long,
 # 54 s), the end of the placement played exactly (test_place, 12 s of CPU),
-# `tables verify` on the files up to 4 a side it builds (test_tables_verify, 10 s).
+# `tables verify` on the files up to 4 a side it builds (test_tables_verify,
+# 13 s of CPU).
 # The quick ones took 22 s together.  Tests run with
 # MORELLI_TABLES empty: no table files of the user's are read or written.
 TEST_LONG_NAMES := test_morelli_solve test_morris test_match test_tables_long test_place \

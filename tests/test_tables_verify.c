@@ -218,10 +218,42 @@ static void spoil_entry(const char *from, const char *to)
 
 static int file_entry(void *ctx, uint64_t i)
 {
-    (void)ctx;
+    const int *mo = ctx;
     uint32_t x, y;
-    tb_unindex(3, 3, i, &x, &y);
+    tb_unindex(mo[0], mo[1], i, &x, &y);
     return tb_probe(0, 1, x, y);
+}
+
+/* 4v4 in encoding 3 (7.3 MB) as one block of 8 MB, larger than verify's
+ * reads; bad: a byte of its second half changed after the checksums. */
+static void one_block(const char *dir, char *file, size_t len, int bad)
+{
+    static const int mo[2] = {4, 4};
+    char why[256];
+    tb_set_path(set);
+    tb_open(0, 1);
+    assert_int_equal(
+        tb_write(dir, 0, 1, 4, 4, TB_ENC_DTM16, file_entry, (void *)mo, why, sizeof why), 0);
+    tb_set_path("");
+    tb_close_all();
+    file_of(dir, 4, 4, file, len);
+    long n;
+    uint8_t *w = slurp(file, &n);
+    uint32_t blocks = (uint32_t)get64(w + 52) & 0xFFFFFFFFu;
+    uint64_t payload = get64(w + 32);
+    assert_true(payload > (5u << 20) && payload < (8u << 20));
+    uint8_t *pl = w + TB_HEADER_BYTES + 8 * blocks, *out = malloc(payload + 80);
+    assert_non_null(out);
+    memcpy(out, w, TB_HEADER_BYTES);
+    out[23] = 23;
+    put64(out + 52, 1);
+    put64(out + 56, tb_checksum(out, 56));
+    put64(out + TB_HEADER_BYTES, tb_checksum(pl, (size_t)payload));
+    memcpy(out + TB_HEADER_BYTES + 8, pl, (size_t)payload);
+    out[TB_HEADER_BYTES + 8 + payload - 1000] ^= (uint8_t)(bad ? 2 : 0);
+    spill(file, out, (long)(TB_HEADER_BYTES + 8 + payload));
+    free(out);
+    free(w);
 }
 
 /* The file of case c in dir (its name into file). */
@@ -244,11 +276,14 @@ static void make_case(const char *c, const char *dir, char *file, size_t len)
         b = slurp(good, &n);
         file_of(dir, 3, 4, file, len);
         spill(file, b, n);
+    } else if (strncmp(c, "oneblock", 8) == 0) {
+        one_block(dir, file, len, c[8] != 0);
     } else if (strcmp(c, "wdl") == 0 || strcmp(c, "wide") == 0) {
+        static const int mo[2] = {3, 3};
         tb_set_path(set);
         tb_open(0, 1);
         assert_int_equal(tb_write(dir, 0, 1, 3, 3, c[1] == 'd' ? TB_ENC_WDL2 : TB_ENC_DTM16,
-                                  file_entry, NULL, why, sizeof why),
+                                  file_entry, (void *)mo, why, sizeof why),
                          0);
         tb_set_path("");
         tb_close_all();
@@ -312,7 +347,7 @@ static void test_cases(void **state)
         cases++;
     }
     fclose(fp);
-    assert_int_equal(cases, 13);
+    assert_int_equal(cases, 15);
 }
 
 /* Arguments it does not take: the usage, exit status 2. */

@@ -328,7 +328,7 @@ static int stream(const Verify *v, int fd, const TbHeader *h, const char *name, 
         return -1;
     }
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    uint64_t sum = tb_checksum(NULL, 0), i = 0, k = 0, class_end = 0;
+    uint64_t sum = tb_checksum(NULL, 0), bsum = sum, i = 0, k = 0, class_end = 0;
     uint32_t st = 0;
     for (uint64_t at = 0; at < h->payload_bytes;) {
         size_t len = (size_t)(h->payload_bytes - at < VBUF ? h->payload_bytes - at : VBUF);
@@ -340,17 +340,27 @@ static int stream(const Verify *v, int fd, const TbHeader *h, const char *name, 
             break;
         }
         sum = tb_checksum_more(sum, buf, len);
-        for (size_t b = 0; nb && b < len; b += (size_t)1 << h->block_log) {
-            uint32_t blk = (uint32_t)((at + b) >> h->block_log);
-            size_t bl = len - b < ((size_t)1 << h->block_log) ? len - b : (size_t)1 << h->block_log;
+        /* the blocks' checksums, a block running on over pieces when it
+         * is larger than one (pieces and blocks are multiples of 8 bytes) */
+        for (size_t b = 0; nb && b < len;) {
+            uint64_t pos = at + b, bsize = (uint64_t)1 << h->block_log;
+            uint64_t bend = (pos / bsize + 1) * bsize;
+            bend = bend < h->payload_bytes ? bend : h->payload_bytes;
+            size_t seg = (size_t)(bend - pos < len - b ? bend - pos : len - b);
+            bsum = tb_checksum_more(bsum, buf + b, seg);
+            b += seg;
+            if (at + b < bend)
+                continue; /* the block goes on in the next piece */
+            uint32_t blk = (uint32_t)(pos / bsize);
             uint64_t want = 0;
             for (int q = 0; q < 8; q++)
                 want |= (uint64_t)table[8ull * blk + q] << (8 * q);
-            if (tb_checksum(buf + b, bl) != want) {
+            if (bsum != want) {
                 if (first_bad < 0)
                     first_bad = (int)blk;
                 (*bad_blocks)++;
             }
+            bsum = tb_checksum(NULL, 0);
         }
         /* the entries of these bytes */
         uint64_t first = h->encoding == TB_ENC_DTM8   ? at
@@ -545,7 +555,8 @@ static int verify_file(Verify *v, const char *path)
     if (h.encoding == TB_ENC_WDL2)
         n += snprintf(line + n, sizeof line - (size_t)n, " (no distances)");
     if (h.version >= 2)
-        n += snprintf(line + n, sizeof line - (size_t)n, "; %u blocks ok", h.blocks);
+        n += snprintf(line + n, sizeof line - (size_t)n, "; %u block%s ok", h.blocks,
+                      h.blocks == 1 ? "" : "s");
     else
         n += snprintf(line + n, sizeof line - (size_t)n, "; payload ok (format version 1)");
     int failed = 0;
