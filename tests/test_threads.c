@@ -68,6 +68,17 @@ static Move search_limited(Search *s, const Game *g, const char *limit, SearchRe
     return m;
 }
 
+/* A search with the row's searcher (fd[1]) and Threads (fd[2]), Hash 4. */
+static Search *search_of_row(char **fd)
+{
+    Search *s = search_new();
+    char err[128];
+    assert_int_equal(search_setoption(s, "Search", fd[1], err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "Hash", "4", err, sizeof err), 0);
+    assert_int_equal(search_setoption(s, "Threads", fd[2], err, sizeof err), 0);
+    return s;
+}
+
 static void test_thread_shortfall(void **state)
 {
     (void)state;
@@ -80,11 +91,8 @@ static void test_thread_shortfall(void **state)
         assert_int_equal(n, 6);
         const Game *g = game_by_name(fd[0]);
         assert_non_null(g);
-        Search *s = search_new();
+        Search *s = search_of_row(fd);
         char err[128];
-        assert_int_equal(search_setoption(s, "Search", fd[1], err, sizeof err), 0);
-        assert_int_equal(search_setoption(s, "Hash", "4", err, sizeof err), 0);
-        assert_int_equal(search_setoption(s, "Threads", fd[2], err, sizeof err), 0);
         search_thread_create = failing_create;
         for (int round = 0; round < 3; round++) {
             /* round 2: Threads set again, so the shortfall is told again */
@@ -216,11 +224,8 @@ static void test_helper_held(void **state)
         assert_int_equal(n, 6);
         const Game *g = game_by_name(fd[0]);
         assert_non_null(g);
-        Search *s = search_new();
+        Search *s = search_of_row(fd);
         char err[128];
-        assert_int_equal(search_setoption(s, "Search", fd[1], err, sizeof err), 0);
-        assert_int_equal(search_setoption(s, "Hash", "4", err, sizeof err), 0);
-        assert_int_equal(search_setoption(s, "Threads", fd[2], err, sizeof err), 0);
         hold_search = s;
         hold_at = atoi(fd[4]);
         hold_calls = 0;
