@@ -33,6 +33,18 @@
 #define TB_WIN_FAR 65534
 #define TB_LOSS_FAR 65535
 
+/* The entry value of entry i of a payload p in encoding enc (the file
+ * reader's probes, `tables verify`), -1 for encoding 2's unused value 3. */
+static inline int tb_decode(int enc, const uint8_t *p, uint64_t i)
+{
+    if (enc == TB_ENC_DTM16)
+        return p[2 * i] | p[2 * i + 1] << 8;
+    if (enc == TB_ENC_DTM8)
+        return p[i] < 254 ? p[i] : p[i] == 254 ? TB_WIN_FAR : TB_LOSS_FAR;
+    static const int wdl[4] = {0, TB_WIN_FAR, TB_LOSS_FAR, -1};
+    return wdl[(p[i >> 2] >> (2 * (i & 3))) & 3];
+}
+
 typedef struct TbHeader {
     uint32_t version;
     int diagonals, flying, mover, opp, scheme, encoding;

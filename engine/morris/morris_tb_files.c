@@ -323,13 +323,7 @@ int tb_probe(int d, int f, uint32_t x, uint32_t y)
     uint64_t at = t->encoding == TB_ENC_DTM8 ? i : t->encoding == TB_ENC_WDL2 ? i >> 2 : 2 * i;
     if (!check_block(t, (uint32_t)(at >> t->shift)))
         return -1;
-    const uint8_t *pl = t->payload;
-    if (t->encoding == TB_ENC_DTM16)
-        return pl[at] | pl[at + 1] << 8;
-    if (t->encoding == TB_ENC_DTM8)
-        return pl[at] < 254 ? pl[at] : pl[at] == 254 ? TB_WIN_FAR : TB_LOSS_FAR;
-    static const int wdl[4] = {0, TB_WIN_FAR, TB_LOSS_FAR, -1};
-    return wdl[(pl[at] >> (2 * (i & 3))) & 3];
+    return tb_decode(t->encoding, t->payload, i);
 }
 
 /* --- writing ---------------------------------------------------------- */

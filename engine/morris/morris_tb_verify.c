@@ -49,18 +49,6 @@ typedef struct Verify {
     Reader r[TB_MAX + 1][TB_MAX + 1]; /* the classes of the file's option set */
 } Verify;
 
-/* The value of entry i of a payload p (morris_tb.h), -1 for encoding 2's
- * unused value 3. */
-static inline int decode(int enc, const uint8_t *p, uint64_t i)
-{
-    if (enc == TB_ENC_DTM16)
-        return p[2 * i] | p[2 * i + 1] << 8;
-    if (enc == TB_ENC_DTM8)
-        return p[i] < 254 ? p[i] : p[i] == 254 ? TB_WIN_FAR : TB_LOSS_FAR;
-    static const int wdl[4] = {0, TB_WIN_FAR, TB_LOSS_FAR, -1};
-    return wdl[(p[i >> 2] >> (2 * (i & 3))) & 3];
-}
-
 static const char *tf(int b)
 {
     return b ? "true" : "false";
@@ -127,13 +115,13 @@ static int reader_get(const Reader *r, uint64_t i)
 {
     int enc = r->h.encoding;
     if (r->map)
-        return decode(enc, r->map + r->h.payload_at, i);
+        return tb_decode(enc, r->map + r->h.payload_at, i);
     uint8_t b[2];
     uint64_t at = enc == TB_ENC_DTM8 ? i : enc == TB_ENC_WDL2 ? i >> 2 : 2 * i;
     size_t n = enc == TB_ENC_DTM16 ? 2 : 1;
     if (pread(r->fd, b, n, (off_t)(r->h.payload_at + at)) != (ssize_t)n)
         return -2;
-    return decode(enc, b, enc == TB_ENC_WDL2 ? i & 3 : 0);
+    return tb_decode(enc, b, enc == TB_ENC_WDL2 ? i & 3 : 0);
 }
 
 /* --- the values of the children ---------------------------------------- */
@@ -376,7 +364,7 @@ static int stream(const Verify *v, int fd, const TbHeader *h, const char *name, 
                 class_end = (k + 1) * per;
                 st = class_stab(h->mover, h->opp, k, per);
             }
-            int val = decode(h->encoding, buf, i - first);
+            int val = tb_decode(h->encoding, buf, i - first);
             if (val < 0) {
                 c->bad3++;
                 continue;
