@@ -217,6 +217,12 @@ typedef struct GameSolver {
      * plies, 0 draw; VALUE_* below) and *best (MOVE_NONE if the game is
      * over), or 0 if unknown (not solved, or the tables not built yet). */
     int (*solve)(const void *pos, int *value, Move *best);
+    /* Optional: solve for a search with a clock, which may answer more
+     * positions than solve (Morris: more pieces in hand) by a longer
+     * search that gives up (returns 0) as soon as give_up(ctx) returns
+     * non-zero; it asks every few thousand nodes.  NULL: solve only. */
+    int (*solve_until)(const void *pos, int (*give_up)(void *ctx), void *ctx, int *value,
+                       Move *best);
 } GameSolver;
 
 /*

@@ -9,6 +9,12 @@
  *    a side), which the file records too, and a move that keeps it; where
  *    the minimax meets a position outside the tables, solve answers
  *    "unknown"; `go` plays the solver's move with a proven score;
+ *  - GameSolver.solve_until gives up when asked and agrees with solve
+ *    otherwise; `go` with a move time plays its move, proven;
+ *  - `morelli tables solve --moves` (the engine binary, MORELLI_BIN) on the
+ *    same positions with the files built here: the value and every move's
+ *    value equal the minimax's; bad arguments, a missing class and a node
+ *    budget too small each get their exit status and line;
  *  - the positions of tests/data/morris_solved.txt (moving phase): with 4
  *    against 3 read from files of win/draw/loss only (no distance), or with
  *    a win longer than MoveRule leaves, the game played out by the solver's
@@ -17,6 +23,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <sys/wait.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -216,6 +223,155 @@ static void test_exact_placement(void **state)
     assert_true(n >= 19 && decided >= 10 && unknown >= 2);
 }
 
+static int give_up_now(void *ctx)
+{
+    ++*(int *)ctx;
+    return 1;
+}
+
+static int give_up_never(void *ctx)
+{
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* GameSolver.solve_until: it gives up when asked to, and otherwise agrees
+ * with solve; `go` with a move time plays its move with a proven score.
+ * The empty board, 4 a side in hand, without flying: over 4096 nodes, so
+ * give_up is asked. */
+static void test_solve_until(void **state)
+{
+    (void)state;
+    GameOptions o;
+    options(&o, 0, 100);
+    unsigned char pos[POS_MAX_BYTES];
+    load(pos, &o, "3/3/3/6/3/3/3 w 4 4 0");
+    int v, v2, asked = 0;
+    Move best, best2;
+    assert_non_null(G->solver->solve_until);
+    assert_int_equal(G->solver->solve_until(pos, give_up_now, &asked, &v, &best), 0);
+    assert_int_equal(asked, 1);
+    asked = 0;
+    assert_int_equal(G->solver->solve_until(pos, give_up_never, &asked, &v, &best), 1);
+    assert_true(asked >= 1);
+    assert_int_equal(G->solver->solve(pos, &v2, &best2), 1);
+    assert_int_equal(v, v2);
+    assert_int_equal(best, best2);
+    assert_true(v != 0);
+    Search *s = search_new();
+    assert_non_null(s);
+    SearchLimits lim;
+    search_limits_init(&lim);
+    lim.movetime = 60000;
+    SearchResult res;
+    memset(&res, 0, sizeof res);
+    atomic_int stop = 0;
+    Move m = search_go(s, G, pos, &o, NULL, 0, &lim, &stop, NULL, NULL, &res);
+    assert_int_equal(m, best);
+    assert_int_equal(res.proven, 1);
+    search_free(s);
+}
+
+/* Runs `morelli tables solve ARGS`: stdout (and stderr when err) into
+ * out, the exit status. */
+static int run_solve(const char *args, int err, char *out, size_t len)
+{
+    const char *bin = getenv("MORELLI_BIN");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "'%s' tables solve %s %s", bin && *bin ? bin : "build/test/morelli",
+             args, err ? "2>&1" : "2>/dev/null");
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* The value text of `tables solve` ("win in 11 plies") in the data file's
+ * words ("win 11"). */
+static void short_value(const char *v, char *buf, size_t len)
+{
+    char word[16];
+    int n;
+    if (sscanf(v, "%15s in %d plies", word, &n) == 2)
+        snprintf(buf, len, "%s %d", word, n);
+    else
+        snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+}
+
+/* `tables solve --moves`: the value and each move's value are the
+ * minimax's; its refusals. */
+static void test_solve_command(void **state)
+{
+    (void)state;
+    memo = calloc((size_t)1 << MEMO_BITS, sizeof *memo);
+    assert_non_null(memo);
+    FILE *f = td_open("morris_place.txt");
+    char line[512], *fl[TD_MAXF], out[16384], args[1024], want[64], got[64];
+    int n = 0, moves = 0;
+    while (td_next_record(f, line, sizeof line, fl)) {
+        if (strcmp(fl[2], "unknown") == 0 || (td_sanitized() && n >= 4))
+            continue;
+        GameOptions o;
+        options(&o, atoi(fl[0]), 100);
+        unsigned char pos[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
+        load(pos, &o, fl[1]);
+        snprintf(args, sizeof args, "--dir '%s' --flying %s --hash 16 --moves --quiet %s", dtm_dir,
+                 atoi(fl[0]) ? "true" : "false", fl[1]);
+        if (run_solve(args, 0, out, sizeof out) != 0)
+            fail_msg("tables solve %s failed:\n%s", args, out);
+        const char *v = strstr(out, "Value: ");
+        assert_non_null(v);
+        short_value(v + 7, got, sizeof got);
+        if (strcmp(got, fl[2]) != 0)
+            fail_msg("%s: tables solve says %s, the file %s", fl[1], got, fl[2]);
+        Move mv[960];
+        int k = G->gen_moves(pos, mv);
+        for (int i = 0; i < k; i++) {
+            char text[32], key[48];
+            G->move_to_str(pos, mv[i], text, sizeof text);
+            G->make(pos, mv[i], undo);
+            memset(memo, 0, ((size_t)1 << MEMO_BITS) * sizeof *memo);
+            int r = G->result(pos),
+                c = r != RESULT_NONE ? (r == RESULT_DRAW ? 0 : -VALUE_WIN) : minimax(pos);
+            G->unmake(pos, mv[i], undo);
+            value_text(c == UNKNOWN ? c : back(c), want, sizeof want);
+            snprintf(key, sizeof key, "\n%s: ", text);
+            const char *m = strstr(out, key);
+            if (!m)
+                fail_msg("%s: no line for %s in:\n%s", fl[1], text, out);
+            short_value(m + strlen(key), got, sizeof got);
+            if (strcmp(got, want) != 0)
+                fail_msg("%s: tables solve says %s: %s, the minimax %s", fl[1], text, got, want);
+            moves++;
+        }
+        n++;
+    }
+    fclose(f);
+    free(memo);
+    assert_true(n >= 4 && moves >= 20);
+
+    /* refusals: a bad FEN, an illegal move, a bad option; a class the
+     * directory lacks; a budget too small */
+    assert_int_equal(run_solve("--flying false 3/3/3/9/3/3/3 w 1 1 0", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: "));
+    assert_int_equal(run_solve("startpos moves a1 a1", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: illegal move 'a1'"));
+    assert_int_equal(run_solve("--hash 0", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "usage: "));
+    assert_int_equal(run_solve("--nodes", 1, out, sizeof out), 2);
+    snprintf(args, sizeof args, "--dir '%s' --flying true --quiet 3/3/3/6/3/3/3 w 4 4 0", dtm_dir);
+    assert_int_equal(run_solve(args, 0, out, sizeof out), 1);
+    assert_non_null(strstr(out, "Value: unknown: the search reached "));
+    snprintf(args, sizeof args, "--dir '%s' --flying false --nodes 5 --quiet %s", dtm_dir,
+             "B2/3/2W/W5/3/2B/3 w 2 2 0");
+    assert_int_equal(run_solve(args, 0, out, sizeof out), 1);
+    assert_non_null(strstr(out, "Value: unknown: not solved in "));
+}
+
 /* `go` (search_go) plays the solver's move at once, with its proven score. */
 static void test_go_plays_it(void **state)
 {
@@ -340,8 +496,8 @@ static void test_progress(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_placement),
-        cmocka_unit_test(test_go_plays_it),
+        cmocka_unit_test(test_exact_placement), cmocka_unit_test(test_go_plays_it),
+        cmocka_unit_test(test_solve_until),     cmocka_unit_test(test_solve_command),
         cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -438,6 +438,7 @@ static const GamePlayout morris_playout = {
 static const GameSolver morris_solver = {
     .prepare = morris_prepare_any,
     .solve = morris_solve_any,
+    .solve_until = morris_solve_until,
 };
 
 static const GameTuning morris_tuning = {

@@ -283,7 +283,30 @@ void morris_prepare(const void *pos);
  * over its node budget).  morris_solve_any is GameSolver.solve: this search
  * with pieces in hand, the tables after the placement. */
 int morris_place_solve(const void *pos, int *value, Move *best);
+/* The same search with a table (morris_place_table_new: 2^bits entries of
+ * 16 bytes) and a budget of the caller's (PlaceRun).  Returns 1 with the
+ * value and a best move, or 0: the position is not one of the placement,
+ * or the budget ran out, give_up said so, or a leaf lay outside the tables
+ * (run->missing then holds its pieces, White's and Black's). */
+typedef struct PlaceTable PlaceTable;
+typedef struct PlaceRun {
+    uint64_t max_nodes; /* 0: no limit */
+    /* asked every 4096 nodes: non-zero ends the search (may be NULL) */
+    int (*give_up)(void *ctx);
+    /* called every 2^25 nodes with the nodes so far (may be NULL) */
+    void (*progress)(void *ctx, uint64_t nodes);
+    void *ctx;
+    uint64_t nodes; /* out: the nodes searched, answered or not */
+    int missing[2]; /* out */
+} PlaceRun;
+PlaceTable *morris_place_table_new(int bits);
+void morris_place_table_free(PlaceTable *t);
+int morris_place_search(const void *pos, PlaceTable *tt, PlaceRun *run, int *value, Move *best);
 int morris_solve_any(const void *pos, int *value, Move *best);
+/* GameSolver.solve_until: the same with more pieces in hand
+ * (PLACE_GO_HAND_MAX) and no node limit, until give_up(ctx) says so. */
+int morris_solve_until(const void *pos, int (*give_up)(void *ctx), void *ctx, int *value,
+                       Move *best);
 /* GameSolver.prepare: morris_prepare, also for the last placements. */
 void morris_prepare_any(const void *pos);
 /* morris_solved.c: morris_solve's value, and its move made to progress

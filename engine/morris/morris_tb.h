@@ -167,5 +167,9 @@ int tb_command(int argc, char **argv);
  * "verify"; the exit status (0 every file passed, 1 not), or -1 for
  * arguments it does not take (the caller prints the usage). */
 int tb_verify_command(int argc, char **argv);
+/* `morelli tables solve ...` (morris_tb_solve.c): the exact value of a
+ * position of the placement; the exit status (0 solved, 1 unknown, 2 bad
+ * arguments). */
+int tb_solve_command(int argc, char **argv);
 
 #endif

@@ -36,6 +36,8 @@ static int usage(void)
             "[--diagonals true|false|both] [--flying true|false|both]\n"
             "       morelli tables info FILE...\n"
             "       morelli tables verify [--samples N|all] [--seed S] [--quiet] FILE|DIR...\n"
+            "       morelli tables solve [--dir D] [--hash MB] [--nodes N] [--moves] [--quiet] "
+            "[--diagonals B] [--flying B] [--pieces 9|12] [startpos|FEN] [moves M...]\n"
             "GROUP: 4v5 (or 5v4, 4v5+5v4): the classes 4v5 and 5v4\n",
             TB_MAX, TB_MAX);
     return 2;
@@ -418,6 +420,8 @@ int tb_command(int argc, char **argv)
 {
     if (argc >= 1 && strcmp(argv[0], "info") == 0)
         return info(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "solve") == 0)
+        return tb_solve_command(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "verify") == 0) {
         int rc = tb_verify_command(argc - 1, argv + 1);
         return rc < 0 ? usage() : rc;

@@ -246,6 +246,17 @@ void search_prepare(Search *s)
 
 /* --- the solved-game shortcut ------------------------------------------ */
 
+/* A search with a clock spends at most a third of its soft budget on the
+ * game's longer solver (GameSolver.solve_until); the normal search has the
+ * rest when it gives up. */
+#define SOLVE_SHARE_DEN 3
+
+static int solve_give_up(void *ctx)
+{
+    SearchCtx *c = ctx;
+    return atomic_load(c->stop) || timeman_soft_over(&c->tm, 1, SOLVE_SHARE_DEN);
+}
+
 /* Plays the game's own solution when it has one for pos and the history
  * does not spoil it (a winning line must not walk into a repetition). */
 static Move try_solve(SearchCtx *c, SearchResult *res)
@@ -259,8 +270,10 @@ static Move try_solve(SearchCtx *c, SearchResult *res)
     /* the solver's first use when isready was not sent */
     if (g->solver->prepare)
         g->solver->prepare(c->root);
-    if (!g->solver->solve(c->root, &v, &best) || !search_move_legal(g, c->root, best) ||
-        !search_root_allowed(c, best))
+    int known = g->solver->solve_until && c->tm.soft_ms >= 0
+                    ? g->solver->solve_until(c->root, solve_give_up, c, &v, &best)
+                    : g->solver->solve(c->root, &v, &best);
+    if (!known || !search_move_legal(g, c->root, best) || !search_root_allowed(c, best))
         return MOVE_NONE;
     if (c->uses_history && v != VALUE_DRAW) {
         unsigned char p[POS_MAX_BYTES], undo[UNDO_MAX_BYTES];
