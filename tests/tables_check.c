@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -140,4 +141,20 @@ uint32_t tc_random_set(uint64_t *rng, int k, uint32_t taken)
         }
     }
     return s;
+}
+
+int tc_run_tables(const char *args, int err, char *out, size_t len)
+{
+    const char *bin = getenv("MORELLI_BIN");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "'%s' tables %s %s", bin && *bin ? bin : "build/test/morelli", args,
+             err ? "2>&1" : "2>/dev/null");
+    fflush(NULL);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
 }

@@ -29,5 +29,9 @@ int tc_from_children(const GameOptions *o, uint32_t x, uint32_t y);
 int tc_probe(const GameOptions *o, uint32_t x, uint32_t y);
 /* A random set of k of the points not in taken. */
 uint32_t tc_random_set(uint64_t *rng, int k, uint32_t taken);
+/* Runs `morelli tables ARGS` (the engine binary: $MORELLI_BIN, else
+ * build/test/morelli): its stdout, and its stderr too when err, into out;
+ * returns the exit status (fails the test when it did not exit). */
+int tc_run_tables(const char *args, int err, char *out, size_t len);
 
 #endif

@@ -23,7 +23,6 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
-#include <sys/wait.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -223,6 +222,18 @@ static void test_exact_placement(void **state)
     assert_true(n >= 19 && decided >= 10 && unknown >= 2);
 }
 
+/* search_go of pos under lim: its move, after checking that its score
+ * came proven (res). */
+static Move go_proven(Search *s, const void *pos, const GameOptions *o, const SearchLimits *lim,
+                      SearchResult *res)
+{
+    memset(res, 0, sizeof *res);
+    atomic_int stop = 0;
+    Move m = search_go(s, G, pos, o, NULL, 0, lim, &stop, NULL, NULL, res);
+    assert_int_equal(res->proven, 1);
+    return m;
+}
+
 static int give_up_now(void *ctx)
 {
     ++*(int *)ctx;
@@ -264,30 +275,16 @@ static void test_solve_until(void **state)
     search_limits_init(&lim);
     lim.movetime = 60000;
     SearchResult res;
-    memset(&res, 0, sizeof res);
-    atomic_int stop = 0;
-    Move m = search_go(s, G, pos, &o, NULL, 0, &lim, &stop, NULL, NULL, &res);
-    assert_int_equal(m, best);
-    assert_int_equal(res.proven, 1);
+    assert_int_equal(go_proven(s, pos, &o, &lim, &res), best);
     search_free(s);
 }
 
-/* Runs `morelli tables solve ARGS`: stdout (and stderr when err) into
- * out, the exit status. */
+/* Runs `morelli tables solve ARGS` (tc_run_tables). */
 static int run_solve(const char *args, int err, char *out, size_t len)
 {
-    const char *bin = getenv("MORELLI_BIN");
-    char cmd[1400];
-    snprintf(cmd, sizeof cmd, "'%s' tables solve %s %s", bin && *bin ? bin : "build/test/morelli",
-             args, err ? "2>&1" : "2>/dev/null");
-    fflush(NULL);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    char all[1200];
+    snprintf(all, sizeof all, "solve %s", args);
+    return tc_run_tables(all, err, out, len);
 }
 
 /* The value text of `tables solve` ("win in 11 plies") in the data file's
@@ -392,12 +389,8 @@ static void test_go_plays_it(void **state)
         search_limits_init(&lim);
         lim.depth = 3;
         SearchResult res;
-        memset(&res, 0, sizeof res);
-        atomic_int stop = 0;
         search_clear(s);
-        Move m = search_go(s, G, pos, &o, NULL, 0, &lim, &stop, NULL, NULL, &res);
-        assert_int_equal(m, best);
-        assert_int_equal(res.proven, 1);
+        assert_int_equal(go_proven(s, pos, &o, &lim, &res), best);
         assert_true(v > 0 ? res.score > 0 : res.score < 0);
     }
     search_free(s);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -27,21 +26,13 @@
 
 static char set[256]; /* the standard set up to 4 a side, built once */
 
-/* Runs `morelli tables verify ARGS`; its stdout into out, the exit status. */
+/* Runs `morelli tables verify ARGS` (tc_run_tables); its stdout into out,
+ * the exit status. */
 static int run_verify(const char *args, char *out, size_t len)
 {
-    const char *bin = getenv("MORELLI_BIN");
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "'%s' tables verify %s 2>/dev/null",
-             bin && *bin ? bin : "build/test/morelli", args);
-    fflush(NULL);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    char all[1200];
+    snprintf(all, sizeof all, "verify %s", args);
+    return tc_run_tables(all, 0, out, len);
 }
 
 static void file_of(const char *dir, int m, int o, char *buf, size_t len)

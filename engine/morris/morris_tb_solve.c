@@ -106,7 +106,8 @@ static int position(const GameOptions *o, char **w, int n, Pos *p)
             }
             len += (size_t)k;
         }
-    int bad = fen[0] ? morris_from_fen(p, fen, o, err, sizeof err) : morris_init(p, o, err, sizeof err);
+    int bad = fen[0] ? morris_from_fen(p, fen, o, err, sizeof err)
+                     : morris_init(p, o, err, sizeof err);
     if (bad) {
         fprintf(stderr, "error: %s\n", err);
         return -1;
