@@ -219,9 +219,11 @@ typedef struct GameSolver {
     int (*solve)(const void *pos, int *value, Move *best);
     /* Optional: solve for a search with a clock, which may answer more
      * positions than solve (Morris: more pieces in hand) by a longer
-     * search that gives up (returns 0) as soon as give_up(ctx) returns
-     * non-zero; it asks every few thousand nodes.  NULL: solve only. */
-    int (*solve_until)(const void *pos, int (*give_up)(void *ctx), void *ctx, int *value,
+     * search that gives up (returns 0) as soon as give_up(ctx, share)
+     * returns non-zero; it asks every few thousand nodes, with share the
+     * percent (1..100) of the caller's time it asks for this position.
+     * NULL: solve only. */
+    int (*solve_until)(const void *pos, int (*give_up)(void *ctx, int share), void *ctx, int *value,
                        Move *best);
 } GameSolver;
 

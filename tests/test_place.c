@@ -234,14 +234,16 @@ static Move go_proven(Search *s, const void *pos, const GameOptions *o, const Se
     return m;
 }
 
-static int give_up_now(void *ctx)
+static int give_up_now(void *ctx, int share)
 {
+    assert_true(share >= 1 && share <= 100);
     ++*(int *)ctx;
     return 1;
 }
 
-static int give_up_never(void *ctx)
+static int give_up_never(void *ctx, int share)
 {
+    assert_true(share >= 1 && share <= 100);
     ++*(int *)ctx;
     return 0;
 }

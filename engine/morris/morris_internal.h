@@ -291,8 +291,10 @@ int morris_place_solve(const void *pos, int *value, Move *best);
 typedef struct PlaceTable PlaceTable;
 typedef struct PlaceRun {
     uint64_t max_nodes; /* 0: no limit */
-    /* asked every 4096 nodes: non-zero ends the search (may be NULL) */
-    int (*give_up)(void *ctx);
+    /* asked every 4096 nodes with share: non-zero ends the search (may be
+     * NULL) */
+    int (*give_up)(void *ctx, int share);
+    int share;
     /* called every 2^25 nodes with the nodes so far (may be NULL) */
     void (*progress)(void *ctx, uint64_t nodes);
     void *ctx;
@@ -304,8 +306,8 @@ void morris_place_table_free(PlaceTable *t);
 int morris_place_search(const void *pos, PlaceTable *tt, PlaceRun *run, int *value, Move *best);
 int morris_solve_any(const void *pos, int *value, Move *best);
 /* GameSolver.solve_until: the same with more pieces in hand
- * (PLACE_GO_HAND_MAX) and no node limit, until give_up(ctx) says so. */
-int morris_solve_until(const void *pos, int (*give_up)(void *ctx), void *ctx, int *value,
+ * (PLACE_GO_HAND_MAX) and no node limit, until give_up says so. */
+int morris_solve_until(const void *pos, int (*give_up)(void *ctx, int share), void *ctx, int *value,
                        Move *best);
 /* GameSolver.prepare: morris_prepare, also for the last placements. */
 void morris_prepare_any(const void *pos);

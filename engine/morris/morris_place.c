@@ -42,6 +42,12 @@
 /* The most pieces in hand for GameSolver.solve_until (go with a clock),
  * which has no node limit but the caller's time. */
 #define PLACE_GO_HAND_MAX 14
+/* The share of the move's time it asks for (percent): most of it with at
+ * most PLACE_SHARE_FEW pieces in hand, where the search is short and its
+ * answer exact, a third with more (docs/solved.md has the figures). */
+#define PLACE_SHARE_FEW 10
+#define PLACE_SHARE_MOST 75
+#define PLACE_SHARE_REST 33
 #define PLACE_TT_BITS 20 /* 2^20 entries of 16 bytes: 16 MB */
 #define PLACE_INF (VALUE_WIN + 1)
 
@@ -231,7 +237,7 @@ static int place_rec(PlaceSearch *S, const Pos *p, int alpha, int beta, int ply,
         return 0;
     }
     if ((S->nodes & 4095) == 0) {
-        if (S->run->give_up && S->run->give_up(S->run->ctx)) {
+        if (S->run->give_up && S->run->give_up(S->run->ctx, S->run->share)) {
             S->gave_up = 1;
             return 0;
         }
@@ -351,14 +357,18 @@ int morris_place_solve(const void *vp, int *value, Move *best)
     return solve_shared(p, &run, value, best);
 }
 
-int morris_solve_until(const void *vp, int (*give_up)(void *ctx), void *ctx, int *value, Move *best)
+int morris_solve_until(const void *vp, int (*give_up)(void *ctx, int share), void *ctx, int *value,
+                       Move *best)
 {
     const Pos *p = vp;
-    if (!(p->hand[0] | p->hand[1]))
+    int hand = p->hand[0] + p->hand[1];
+    if (!hand)
         return morris_solve_moving(vp, value, best);
-    if (p->hand[0] + p->hand[1] > PLACE_GO_HAND_MAX)
+    if (hand > PLACE_GO_HAND_MAX)
         return 0;
-    PlaceRun run = {.give_up = give_up, .ctx = ctx};
+    PlaceRun run = {.give_up = give_up,
+                    .share = hand <= PLACE_SHARE_FEW ? PLACE_SHARE_MOST : PLACE_SHARE_REST,
+                    .ctx = ctx};
     return solve_shared(p, &run, value, best);
 }
 

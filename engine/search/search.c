@@ -246,15 +246,17 @@ void search_prepare(Search *s)
 
 /* --- the solved-game shortcut ------------------------------------------ */
 
-/* A search with a clock spends at most a third of its soft budget on the
- * game's longer solver (GameSolver.solve_until); the normal search has the
- * rest when it gives up. */
-#define SOLVE_SHARE_DEN 3
+/* A search with a clock spends on the game's longer solver
+ * (GameSolver.solve_until) the share of its soft budget the solver asks
+ * for (at most 90 percent); the normal search has the rest when it gives
+ * up. */
+#define SOLVE_SHARE_MAX 90
 
-static int solve_give_up(void *ctx)
+static int solve_give_up(void *ctx, int share)
 {
     SearchCtx *c = ctx;
-    return atomic_load(c->stop) || timeman_soft_over(&c->tm, 1, SOLVE_SHARE_DEN);
+    share = share < 1 ? 1 : share > SOLVE_SHARE_MAX ? SOLVE_SHARE_MAX : share;
+    return atomic_load(c->stop) || timeman_soft_over(&c->tm, share, 100);
 }
 
 /* Plays the game's own solution when it has one for pos and the history
